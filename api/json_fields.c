@@ -1,0 +1,109 @@
+#include "json_fields.h"
+
+#include <string.h>
+
+const char *fields_type_name(const json_t *value)
+{
+    switch (json_typeof(value)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number with a fraction";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
+    }
+}
+
+bool fields_known(json_t *obj, const char *base, const char *const *allowed, api_error *err)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value)
+    {
+        bool known = false;
+        for (const char *const *a = allowed; *a && !known; a++) known = strcmp(*a, key) == 0;
+        if (!known) {
+            char path[API_PATH_MAX];
+            api_path_join(path, sizeof path, base, key);
+            char list[160] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                if (a != allowed) strncat(list, ", ", sizeof list - strlen(list) - 1);
+                strncat(list, *a, sizeof list - strlen(list) - 1);
+            }
+            return api_fail(err, API_INVALID_REQUEST, path,
+                            "Unknown field \"%.60s\"; the fields are: %s.", key, list);
+        }
+    }
+    return true;
+}
+
+bool fields_int(json_t *obj, const char *base, const char *key, bool required, long long min,
+                long long max, long long dflt, long long *out, api_error *err)
+{
+    char path[API_PATH_MAX];
+    api_path_join(path, sizeof path, base, key);
+    json_t *value = json_object_get(obj, key);
+    if (!value) {
+        if (required)
+            return api_fail(err, API_INVALID_REQUEST, path,
+                            "The field \"%s\" is missing: give an integer from %lld to %lld.", key,
+                            min, max);
+        *out = dflt;
+        return true;
+    }
+    if (!json_is_integer(value))
+        return api_fail(err, API_INVALID_REQUEST, path,
+                        "\"%s\" must be an integer from %lld to %lld, not %s.", key, min, max,
+                        fields_type_name(value));
+    long long v = json_integer_value(value);
+    if (v < min || v > max)
+        return api_fail(err, API_INVALID_REQUEST, path,
+                        "\"%s\" is %lld; it must be from %lld to %lld.", key, v, min, max);
+    *out = v;
+    return true;
+}
+
+bool fields_bool(json_t *obj, const char *base, const char *key, bool dflt, bool *out,
+                 api_error *err)
+{
+    json_t *value = json_object_get(obj, key);
+    if (!value) {
+        *out = dflt;
+        return true;
+    }
+    if (!json_is_boolean(value)) {
+        char path[API_PATH_MAX];
+        api_path_join(path, sizeof path, base, key);
+        return api_fail(err, API_INVALID_REQUEST, path, "\"%s\" must be true or false, not %s.",
+                        key, fields_type_name(value));
+    }
+    *out = json_is_true(value);
+    return true;
+}
+
+json_t *fields_array(json_t *obj, const char *base, const char *key, api_error *err)
+{
+    char path[API_PATH_MAX];
+    api_path_join(path, sizeof path, base, key);
+    json_t *value = json_object_get(obj, key);
+    if (!value) {
+        api_fail(err, API_INVALID_REQUEST, path, "The field \"%s\" is missing: it is required.",
+                 key);
+        return NULL;
+    }
+    if (!json_is_array(value)) {
+        api_fail(err, API_INVALID_REQUEST, path, "\"%s\" must be an array, not %s.", key,
+                 fields_type_name(value));
+        return NULL;
+    }
+    return value;
+}

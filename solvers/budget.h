@@ -1,0 +1,30 @@
+/* A solver's time budget: a monotonic deadline plus an optional cancel flag.
+ *
+ * Solvers call budget_expired() in their loops and stop cooperatively when it says so. The
+ * check reads the clock only every BUDGET_STRIDE calls, so it is cheap enough for inner loops. */
+#ifndef PUZZLED_BUDGET_H
+#define PUZZLED_BUDGET_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
+
+#define BUDGET_STRIDE 64
+
+typedef struct budget {
+    struct timespec deadline;  /* CLOCK_MONOTONIC; tv_sec < 0 means no deadline */
+    const atomic_bool *cancel; /* set by another thread to stop the solver; may be NULL */
+    unsigned countdown;
+    bool expired; /* sticky: once out of time, always out of time */
+} budget;
+
+/* A budget that never runs out (tests, benchmarks). */
+void budget_init_unlimited(budget *b);
+/* A budget of `ms` milliseconds from now; `cancel` may be NULL. */
+void budget_init_ms(budget *b, long ms, const atomic_bool *cancel);
+/* True once the deadline has passed or the cancel flag is set. */
+bool budget_expired(budget *b);
+/* Milliseconds left (0 when expired, -1 when unlimited). */
+long budget_remaining_ms(const budget *b);
+
+#endif

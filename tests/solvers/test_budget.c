@@ -1,0 +1,53 @@
+/* The time budget: unlimited never expires, a zero budget expires at once, cancel stops it. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "budget.h"
+
+START_TEST(unlimited_never_expires)
+{
+    budget b;
+    budget_init_unlimited(&b);
+    for (int i = 0; i < 100000; i++) ck_assert(!budget_expired(&b));
+    ck_assert_int_eq(budget_remaining_ms(&b), -1);
+}
+END_TEST
+
+START_TEST(zero_budget_expires_on_first_clock_check)
+{
+    budget b;
+    budget_init_ms(&b, 0, NULL);
+    ck_assert(budget_expired(&b));
+    ck_assert(budget_expired(&b)); /* sticky */
+    ck_assert_int_eq(budget_remaining_ms(&b), 0);
+}
+END_TEST
+
+START_TEST(cancel_flag_stops_within_a_stride)
+{
+    atomic_bool cancel = false;
+    budget b;
+    budget_init_ms(&b, 60000, &cancel);
+    ck_assert(!budget_expired(&b));
+    ck_assert_int_gt(budget_remaining_ms(&b), 50000);
+    atomic_store(&cancel, true);
+    bool stopped = false;
+    for (int i = 0; i <= BUDGET_STRIDE && !stopped; i++) stopped = budget_expired(&b);
+    ck_assert(stopped);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("budget");
+    TCase *tc = tcase_create("budget");
+    tcase_add_test(tc, unlimited_never_expires);
+    tcase_add_test(tc, zero_budget_expires_on_first_clock_check);
+    tcase_add_test(tc, cancel_flag_stops_within_a_stride);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,8 +1,78 @@
-/* Placeholder until the server lands. */
+/* puzzled: the process. Configuration, signals, the listening line, graceful shutdown. */
+#include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-int main(void)
+#include "accesslog.h"
+#include "config.h"
+#include "http.h"
+
+static const char *env_lookup(const char *name)
 {
-    fputs("puzzled: the server is not built yet\n", stderr);
-    return 1;
+    return getenv(name);
+}
+
+static void say(int fd, const char *line)
+{
+    ssize_t w = write(fd, line, strlen(line));
+    (void)w;
+}
+
+int main(int argc, char **argv)
+{
+    server_config cfg;
+    char err[512];
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    switch (config_parse(&cfg, argc, argv, env_lookup, cpus > 0 ? (unsigned)cpus : 1u, err,
+                         sizeof err)) {
+    case CONFIG_HELP:
+        say(STDOUT_FILENO, config_help());
+        return 0;
+    case CONFIG_ERROR:
+        say(STDERR_FILENO, err);
+        say(STDERR_FILENO, "\n");
+        return 2;
+    case CONFIG_OK:
+        break;
+    }
+
+    /* Before any thread exists: every thread inherits the mask, and only main takes the
+     * signals, with sigwait(). SIGPIPE stays blocked: a vanished client is not a crash. */
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
+    json_object_seed(0);
+
+    http_server *server = http_start(&cfg, err, sizeof err);
+    if (!server) {
+        say(STDERR_FILENO, err);
+        say(STDERR_FILENO, "\n");
+        return 1;
+    }
+    char line[256];
+    size_t n = 0;
+    n += (size_t)snprintf(line, sizeof line, "{\"msg\":\"listening\",\"address\":");
+    accesslog_json_string(line, sizeof line - 40, &n, cfg.bind);
+    snprintf(line + n, sizeof line - n, ",\"port\":%u}\n", http_port(server));
+    say(STDOUT_FILENO, line);
+
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    int sig = 0;
+    while (sigwait(&stop, &sig) != 0) {
+    }
+    snprintf(line, sizeof line, "{\"msg\":\"draining\",\"signal\":\"%s\",\"grace_ms\":%ld}\n",
+             sig == SIGINT ? "SIGINT" : "SIGTERM", cfg.grace_ms);
+    say(STDOUT_FILENO, line);
+    http_drain_and_stop(server);
+    say(STDOUT_FILENO, "{\"msg\":\"stopped\"}\n");
+    return 0;
 }

@@ -1,0 +1,662 @@
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "accesslog.h"
+#include "answer.h"
+#include "assets.h"
+#include "metrics.h"
+#include "pool.h"
+#include "registry.h"
+
+#define CONNECTION_TIMEOUT_S 75u /* longer than a proxy's usual keep-alive (60 s) */
+#define CONNECTION_MEMORY 65536u /* per connection: headers, and the send buffer */
+#define STREAM_BLOCK 16384u      /* bytes asked of the content reader at a time */
+#define PATH_LOG_MAX 256
+#define BODY_FIRST_CAP 4096u
+
+#define ALLOW_GET "GET, HEAD, OPTIONS"
+#define ALLOW_SOLVE "POST, OPTIONS"
+#define CORS_METHODS "GET, HEAD, POST, OPTIONS"
+#define CORS_HEADERS_DEFAULT "Content-Type, X-Request-Id"
+
+struct http_server {
+    server_config cfg;
+    struct MHD_Daemon *daemon;
+    pool *pool;
+    atomic_bool draining;
+    atomic_size_t in_flight; /* requests from their first call to their completion */
+    atomic_size_t suspended; /* connections suspended for a job */
+    char *puzzles_json;
+    size_t puzzles_len;
+    unsigned port;
+};
+
+typedef enum route {
+    ROUTE_NOT_FOUND,
+    ROUTE_SOLVE,
+    ROUTE_PUZZLES,
+    ROUTE_HEALTHZ,
+    ROUTE_READYZ,
+    ROUTE_METRICS,
+    ROUTE_OPENAPI,
+    ROUTE_INDEX,
+} route;
+
+typedef enum request_state {
+    STATE_ANSWERED, /* a response is queued: nothing more to do */
+    STATE_DEFERRED, /* no body: decide on the final call, which keeps the connection alive */
+    STATE_RECEIVING,
+    STATE_SOLVING, /* suspended; the job is in the pool */
+} request_state;
+
+/* Everything one request needs, in one allocation; freed when libmicrohttpd completes it. */
+typedef struct request {
+    pool_job job; /* first: the pool hands back &job */
+    http_server *srv;
+    struct MHD_Connection *conn;
+    request_state state;
+    const api_puzzle *puzzle; /* set on /solve/{puzzle} when the slug is known */
+    api_format fmt;
+    char *body; /* NUL-terminated; len bytes */
+    size_t len, cap;
+    bool oversize;
+    api_answer *answer; /* the worker's result ... */
+    api_error err;      /* ... or its error */
+    struct timespec start_mono, start_real;
+    int status;
+    uint64_t bytes;
+    char method[16];
+    char path[PATH_LOG_MAX];
+    char request_id[REQUEST_ID_MAX + 1];
+} request;
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* ---- responses ---------------------------------------------------------------------- */
+
+static void add_cors(request *r, struct MHD_Response *resp)
+{
+    const char *origin = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
+    if (!origin) return;
+    if (config_origin_wildcard(&r->srv->cfg)) {
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    } else {
+        /* The answer depends on the Origin: caches must keep one copy per origin. */
+        MHD_add_response_header(resp, "Vary", "Origin");
+        if (!config_origin_allowed(&r->srv->cfg, origin)) return;
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
+    }
+    MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id");
+}
+
+/* Queues resp with the headers every response carries, and counts it. */
+static enum MHD_Result send_response(request *r, int status, struct MHD_Response *resp,
+                                     const char *content_type)
+{
+    if (!resp) return MHD_NO;
+    if (content_type) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    MHD_add_response_header(resp, "X-Request-Id", r->request_id);
+    add_cors(r, resp);
+    /* While draining, ask keep-alive clients to go elsewhere for their next request. */
+    if (atomic_load(&r->srv->draining))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    r->status = status;
+    r->state = STATE_ANSWERED;
+    metrics_record(r->puzzle, status, seconds_since(&r->start_mono));
+    enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    return ok;
+}
+
+/* A body that lives as long as the process (assets, fixed JSON). */
+static enum MHD_Result send_static(request *r, int status, const char *content_type,
+                                   const void *data, size_t len)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_PERSISTENT);
+    r->bytes = len;
+    return send_response(r, status, resp, content_type);
+}
+
+/* A malloc'd body, freed by libmicrohttpd. */
+static enum MHD_Result send_owned(request *r, int status, const char *content_type, char *data,
+                                  size_t len)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
+    if (!resp) free(data);
+    r->bytes = len;
+    return send_response(r, status, resp, content_type);
+}
+
+static enum MHD_Result send_api_error(request *r, const api_error *err, const char *allow)
+{
+    int status = api_error_status(err->code);
+    size_t len = 0;
+    char *json = api_error_json(err, &len);
+    struct MHD_Response *resp;
+    if (json) {
+        resp = MHD_create_response_from_buffer(len, json, MHD_RESPMEM_MUST_FREE);
+        if (!resp) free(json);
+    } else {
+        static const char oom[] =
+            "{\"error\":{\"code\":\"internal_error\",\"message\":\"Out of memory.\"}}";
+        len = sizeof oom - 1;
+        resp = MHD_create_response_from_buffer(len, (void *)oom, MHD_RESPMEM_PERSISTENT);
+    }
+    if (!resp) return MHD_NO;
+    if (allow) MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+    if (err->code == API_OVERLOADED) MHD_add_response_header(resp, "Retry-After", "1");
+    r->bytes = len;
+    return send_response(r, status, resp, "application/json");
+}
+
+__attribute__((format(printf, 4, 5))) static enum MHD_Result
+send_error(request *r, api_error_code code, const char *allow, const char *fmt, ...)
+{
+    api_error err;
+    err.code = code;
+    err.path[0] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err.message, sizeof err.message, fmt, ap);
+    va_end(ap);
+    return send_api_error(r, &err, allow);
+}
+
+/* The content reader: runs on the HTTP thread and only copies bytes the codec encodes. */
+static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    request *r = cls;
+    size_t n = api_answer_read(r->answer, buf, max);
+    if (n == 0) return MHD_CONTENT_READER_END_OF_STREAM;
+    r->bytes += n;
+    return (ssize_t)n;
+}
+
+static enum MHD_Result send_answer(request *r)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, read_answer, r, NULL);
+    return send_response(r, MHD_HTTP_OK, resp, api_answer_content_type(r->answer));
+}
+
+/* ---- routes --------------------------------------------------------------------------- */
+
+static route match_route(const char *url, const api_puzzle **puzzle)
+{
+    *puzzle = NULL;
+    if (strncmp(url, "/solve/", 7) == 0) {
+        *puzzle = registry_find(url + 7);
+        return ROUTE_SOLVE;
+    }
+    static const struct {
+        const char *path;
+        route route;
+    } fixed[] = {
+        {"/puzzles", ROUTE_PUZZLES}, {"/healthz", ROUTE_HEALTHZ},      {"/readyz", ROUTE_READYZ},
+        {"/metrics", ROUTE_METRICS}, {"/openapi.yaml", ROUTE_OPENAPI}, {"/", ROUTE_INDEX},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (strcmp(url, fixed[i].path) == 0) return fixed[i].route;
+    return ROUTE_NOT_FOUND;
+}
+
+/* Access-Control-Request-Headers reduced to header-name characters, commas and spaces. */
+static void sanitize_header_list(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && n + 1 < cap; p++)
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '_' || *p == ',' || *p == ' ')
+            out[n++] = (char)*p;
+    out[n] = '\0';
+}
+
+static enum MHD_Result send_preflight(request *r)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (!resp) return MHD_NO;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, CORS_METHODS);
+    if (MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin")) {
+        const char *asked =
+            MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Access-Control-Request-Headers");
+        char headers[256];
+        sanitize_header_list(asked ? asked : "", headers, sizeof headers);
+        MHD_add_response_header(resp, "Access-Control-Allow-Methods", CORS_METHODS);
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                headers[0] ? headers : CORS_HEADERS_DEFAULT);
+        MHD_add_response_header(resp, "Access-Control-Max-Age", "86400");
+    }
+    r->bytes = 0;
+    return send_response(r, MHD_HTTP_NO_CONTENT, resp, NULL);
+}
+
+static enum MHD_Result send_get_route(request *r, route rt)
+{
+    http_server *s = r->srv;
+    switch (rt) {
+    case ROUTE_PUZZLES:
+        return send_static(r, MHD_HTTP_OK, "application/json", s->puzzles_json, s->puzzles_len);
+    case ROUTE_HEALTHZ: {
+        static const char ok[] = "{\"status\":\"ok\"}";
+        return send_static(r, MHD_HTTP_OK, "application/json", ok, sizeof ok - 1);
+    }
+    case ROUTE_READYZ: {
+        static const char ready[] = "{\"status\":\"ready\"}";
+        static const char draining[] = "{\"status\":\"draining\"}";
+        static const char overloaded[] = "{\"status\":\"overloaded\"}";
+        if (atomic_load(&s->draining))
+            return send_static(r, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", draining,
+                               sizeof draining - 1);
+        if (pool_full(s->pool))
+            return send_static(r, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", overloaded,
+                               sizeof overloaded - 1);
+        return send_static(r, MHD_HTTP_OK, "application/json", ready, sizeof ready - 1);
+    }
+    case ROUTE_METRICS: {
+        metrics_gauges g = {pool_queued(s->pool), pool_running(s->pool),
+                            atomic_load(&s->in_flight)};
+        size_t len = 0;
+        char *text = metrics_render(&g, &len);
+        if (!text) return send_error(r, API_INTERNAL, NULL, "Out of memory rendering metrics.");
+        return send_owned(r, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", text, len);
+    }
+    case ROUTE_OPENAPI:
+        return send_static(r, MHD_HTTP_OK, "application/yaml", asset_openapi_yaml,
+                           asset_openapi_yaml_len);
+    case ROUTE_INDEX:
+        return send_static(r, MHD_HTTP_OK, "text/html; charset=utf-8", asset_index_html,
+                           asset_index_html_len);
+    default:
+        return send_error(r, API_NOT_FOUND, NULL, "No route %s.", r->path);
+    }
+}
+
+/* The first call: headers are in, no body yet. Everything that can be decided now is, so
+ * that a refused upload is never read (and 100 Continue is never sent for it). */
+static enum MHD_Result begin_request(request *r, const char *url, const char *method)
+{
+    if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) return send_preflight(r);
+    const api_puzzle *puzzle;
+    route rt = match_route(url, &puzzle);
+    if (rt == ROUTE_NOT_FOUND)
+        return send_error(r, API_NOT_FOUND, NULL,
+                          "There is no route %s; see GET /openapi.yaml for the routes.", r->path);
+    bool get =
+        strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+    if (rt != ROUTE_SOLVE) {
+        if (!get)
+            return send_error(r, API_METHOD_NOT_ALLOWED, ALLOW_GET,
+                              "%s does not accept %s; use GET.", r->path, r->method);
+        return send_get_route(r, rt);
+    }
+    if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
+        return send_error(r, API_METHOD_NOT_ALLOWED, ALLOW_SOLVE,
+                          "%s does not accept %s; use POST with the instance as the body.", r->path,
+                          r->method);
+    if (!puzzle)
+        return send_error(r, API_UNKNOWN_PUZZLE, NULL,
+                          "There is no puzzle \"%s\"; GET /puzzles lists the puzzles.", url + 7);
+    r->puzzle = puzzle;
+    const char *ctype =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (!api_format_from_content_type(ctype, &r->fmt))
+        return send_error(r, API_UNSUPPORTED_MEDIA_TYPE, NULL,
+                          "Send the body as application/json or as text/plain (the contest "
+                          "input), with a Content-Type header saying which.");
+    const char *clen =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    size_t max = r->srv->cfg.max_body;
+    if (clen) {
+        char *end;
+        unsigned long long n = strtoull(clen, &end, 10);
+        if (n > max)
+            return send_error(r, API_BODY_TOO_LARGE, NULL,
+                              "The body has %llu bytes; this server accepts at most %zu.", n, max);
+        if (n > 0) {
+            r->body = malloc((size_t)n + 1); /* the exact size: no regrowth */
+            if (!r->body)
+                return send_error(r, API_INTERNAL, NULL, "Out of memory for the request body.");
+            r->cap = (size_t)n + 1;
+        }
+    }
+    r->state = STATE_RECEIVING;
+    return MHD_YES;
+}
+
+/* A data call: append to the capped buffer; past the cap, drop the body and remember. */
+static void take_body(request *r, const char *data, size_t size)
+{
+    size_t max = r->srv->cfg.max_body;
+    if (r->oversize) return;
+    if (size > max - r->len) {
+        r->oversize = true;
+        free(r->body);
+        r->body = NULL;
+        r->len = r->cap = 0;
+        return;
+    }
+    if (r->len + size + 1 > r->cap) {
+        size_t cap = r->cap ? r->cap : BODY_FIRST_CAP;
+        while (cap < r->len + size + 1) cap *= 2;
+        if (cap > max + 1) cap = max + 1;
+        char *grown = realloc(r->body, cap);
+        if (!grown) { /* answered as too large: the server cannot hold it */
+            r->oversize = true;
+            free(r->body);
+            r->body = NULL;
+            r->len = r->cap = 0;
+            return;
+        }
+        r->body = grown;
+        r->cap = cap;
+    }
+    memcpy(r->body + r->len, data, size);
+    r->len += size;
+    r->body[r->len] = '\0';
+}
+
+/* ---- the hand-off to the pool ------------------------------------------------------------ */
+
+static void job_solve(pool_job *job)
+{
+    request *r = (request *)job;
+    budget b;
+    budget_init_ms(&b, r->srv->cfg.time_limit_ms, &job->cancel);
+    r->err.code = API_OK;
+    r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
+    if (!r->answer && r->err.code == API_OK)
+        api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
+    free(r->body); /* parsed: the answer holds what it needs */
+    r->body = NULL;
+}
+
+static void job_finish(pool_job *job)
+{
+    request *r = (request *)job;
+    /* The last touch: from here on the HTTP thread owns r and may free it at any moment. */
+    MHD_resume_connection(r->conn);
+}
+
+/* The final upload call: admit the job or refuse at once. */
+static enum MHD_Result dispatch_solve(request *r)
+{
+    http_server *s = r->srv;
+    if (r->oversize)
+        return send_error(r, API_BODY_TOO_LARGE, NULL,
+                          "The body is larger than this server accepts (%zu bytes).",
+                          s->cfg.max_body);
+    if (atomic_load(&s->draining))
+        return send_error(r, API_OVERLOADED, NULL,
+                          "The server is shutting down; retry in a moment (another instance "
+                          "will take it).");
+    if (!pool_reserve(s->pool))
+        return send_error(r, API_OVERLOADED, NULL,
+                          "All %u workers are busy and %u requests are waiting; retry in a "
+                          "moment.",
+                          s->cfg.workers, s->cfg.queue);
+    r->state = STATE_SOLVING;
+    atomic_fetch_add(&s->suspended, 1);
+    /* Suspend before the job can possibly finish and resume. */
+    MHD_suspend_connection(r->conn);
+    pool_submit(s->pool, &r->job);
+    return MHD_YES;
+}
+
+/* ---- libmicrohttpd callbacks ------------------------------------------------------------ */
+
+static request *request_new(http_server *s, struct MHD_Connection *conn, const char *url,
+                            const char *method)
+{
+    request *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->srv = s;
+    r->conn = conn;
+    r->job.solve = job_solve;
+    r->job.finish = job_finish;
+    atomic_init(&r->job.cancel, false);
+    clock_gettime(CLOCK_MONOTONIC, &r->start_mono);
+    clock_gettime(CLOCK_REALTIME, &r->start_real);
+    snprintf(r->method, sizeof r->method, "%s", method);
+    snprintf(r->path, sizeof r->path, "%s", url);
+    accesslog_request_id(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
+                         r->request_id);
+    atomic_fetch_add(&s->in_flight, 1);
+    return r;
+}
+
+/* True when the request announces a body. A response queued before the body is read makes
+ * libmicrohttpd close the connection, which is right for a refused upload, but a request
+ * without a body is better answered on its final call, keeping the connection alive. */
+static bool has_body(struct MHD_Connection *conn)
+{
+    const char *clen =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (clen && strtoull(clen, NULL, 10) > 0) return true;
+    return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) !=
+           NULL;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **req_cls)
+{
+    (void)version;
+    request *r = *req_cls;
+    if (!r) {
+        r = request_new(cls, conn, url, method);
+        if (!r) return MHD_NO;
+        *req_cls = r;
+        if (!has_body(conn)) {
+            r->state = STATE_DEFERRED;
+            return MHD_YES;
+        }
+        return begin_request(r, url, method);
+    }
+    switch (r->state) {
+    case STATE_DEFERRED: {
+        *upload_data_size = 0;
+        enum MHD_Result ok = begin_request(r, url, method);
+        /* A bodiless solve request: the (empty) body is complete already. */
+        if (ok == MHD_YES && r->state == STATE_RECEIVING) return dispatch_solve(r);
+        return ok;
+    }
+    case STATE_RECEIVING:
+        if (*upload_data_size) {
+            take_body(r, upload_data, *upload_data_size);
+            *upload_data_size = 0;
+            return MHD_YES;
+        }
+        return dispatch_solve(r);
+    case STATE_SOLVING: /* resumed by the worker */
+        atomic_fetch_sub(&r->srv->suspended, 1);
+        r->state = STATE_ANSWERED;
+        if (r->answer) return send_answer(r);
+        return send_api_error(r, &r->err, NULL);
+    case STATE_ANSWERED:
+    default:
+        *upload_data_size = 0; /* a body nobody asked for: discard it */
+        return MHD_YES;
+    }
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    request *r = *req_cls;
+    if (!r) return;
+    *req_cls = NULL;
+    /* Resumed, but the client had left: the handler was not called again. */
+    if (r->state == STATE_SOLVING) atomic_fetch_sub(&r->srv->suspended, 1);
+    access_entry e = {
+        .when = r->start_real,
+        .method = r->method,
+        .path = r->path,
+        .puzzle = r->puzzle ? r->puzzle->slug : NULL,
+        .status = r->status,
+        .bytes = r->bytes,
+        .duration_ms = seconds_since(&r->start_mono) * 1000.0,
+        .request_id = r->request_id,
+    };
+    accesslog_write(STDOUT_FILENO, &e);
+    api_answer_free(r->answer);
+    free(r->body);
+    atomic_fetch_sub(&r->srv->in_flight, 1);
+    free(r);
+}
+
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char message[512];
+    vsnprintf(message, sizeof message, fmt, ap);
+    message[strcspn(message, "\r\n")] = '\0';
+    char line[700];
+    size_t n = (size_t)snprintf(line, sizeof line, "{\"msg\":\"libmicrohttpd\",\"detail\":");
+    accesslog_json_string(line, sizeof line - 2, &n, message);
+    line[n++] = '}';
+    line[n++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, n);
+    (void)w;
+}
+
+/* ---- start and stop ------------------------------------------------------------------------ */
+
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    rlim_t fds = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) fds = rl.rlim_cur;
+    rlim_t limit = fds > 128 ? fds - 64 : 64; /* leave descriptors for everything else */
+    return limit > 10000 ? 10000u : (unsigned)limit;
+}
+
+http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
+{
+    http_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_cap, "puzzled: out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    atomic_init(&s->draining, false);
+    atomic_init(&s->in_flight, 0);
+    atomic_init(&s->suspended, 0);
+    s->puzzles_json = registry_puzzles_json(&s->puzzles_len);
+    s->pool = pool_create(cfg->workers, cfg->queue);
+    if (!s->puzzles_json || !s->pool) {
+        snprintf(err, err_cap, "puzzled: cannot start %u worker threads", cfg->workers);
+        goto fail;
+    }
+
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    struct sockaddr *addr;
+    unsigned flags =
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, cfg->bind, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons((uint16_t)cfg->port);
+        addr = (struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, cfg->bind, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons((uint16_t)cfg->port);
+        addr = (struct sockaddr *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        snprintf(err, err_cap, "puzzled: invalid bind address \"%s\"", cfg->bind);
+        goto fail;
+    }
+
+    /* clang-format off */
+    s->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+        /* The logger first, so that no message goes to the default logger. */
+        MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)on_mhd_log, (void *)s,
+        MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONNECTION_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)connection_limit(),
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+        MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)on_completed, (void *)s,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
+        MHD_OPTION_END);
+    /* clang-format on */
+    if (!s->daemon) {
+        snprintf(err, err_cap, "puzzled: cannot listen on %s port %u (in use, or not allowed)",
+                 cfg->bind, cfg->port);
+        goto fail;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    return s;
+fail:
+    pool_destroy(s->pool);
+    free(s->puzzles_json);
+    free(s);
+    return NULL;
+}
+
+unsigned http_port(const http_server *s)
+{
+    return s->port;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+void http_drain_and_stop(http_server *s)
+{
+    atomic_store(&s->draining, true);
+    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
+
+    /* Let requests in flight finish, answers included, for up to the grace period. */
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load(&s->in_flight) > 0 && seconds_since(&start) * 1000.0 < s->cfg.grace_ms)
+        sleep_ms(5);
+
+    /* Past the grace: cancel what still runs, and wait until no connection is suspended
+     * (stopping the daemon with suspended connections is undefined). Solvers check their
+     * budgets often, so this wait is short. */
+    if (atomic_load(&s->in_flight) > 0) pool_cancel_all(s->pool);
+    while (pool_outstanding(s->pool) > 0 || atomic_load(&s->suspended) > 0) {
+        pool_cancel_all(s->pool);
+        sleep_ms(5);
+    }
+    /* The cancelled answers (422 time_limit) are short: give them a moment to go out. */
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load(&s->in_flight) > 0 && seconds_since(&start) < 1.0) sleep_ms(5);
+
+    MHD_stop_daemon(s->daemon);
+    if (listen_fd != MHD_INVALID_SOCKET) close(listen_fd);
+    pool_destroy(s->pool);
+    free(s->puzzles_json);
+    free(s);
+}

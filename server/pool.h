@@ -1,0 +1,50 @@
+/* A fixed pool of worker threads behind a bounded ring-buffer queue.
+ *
+ * One mutex and one condition variable; a submit wakes exactly one worker. Admission is two
+ * steps so that the caller can do something irreversible in between (suspend the connection):
+ * pool_reserve() takes a queue slot or says the queue is full, pool_submit() fills it.
+ * Jobs are the caller's memory (embedded in its request state): the pool never allocates per job.
+ *
+ * A worker runs job->solve(job), forgets the job, then runs job->finish(job) as its very last
+ * touch: after finish the job may already be freed by another thread. */
+#ifndef PUZZLED_POOL_H
+#define PUZZLED_POOL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct pool_job pool_job;
+struct pool_job {
+    void (*solve)(pool_job *job);  /* the work; may read job->cancel through a budget */
+    void (*finish)(pool_job *job); /* hand the result back; the pool's last touch */
+    atomic_bool cancel;            /* set by pool_cancel_all() */
+};
+
+typedef struct pool pool;
+
+/* NULL when threads or memory cannot be had. */
+pool *pool_create(unsigned workers, unsigned queue_capacity);
+
+/* Takes a queue slot: false when the queue is full (waiting jobs plus reserved slots). */
+bool pool_reserve(pool *p);
+/* Gives a reserved slot back unused. */
+void pool_unreserve(pool *p);
+/* Puts a job into a slot taken by pool_reserve(); wakes one worker. */
+void pool_submit(pool *p, pool_job *job);
+
+/* True when no slot is free (for readiness). */
+bool pool_full(pool *p);
+/* Jobs waiting in the queue / running on a worker, for metrics. */
+size_t pool_queued(pool *p);
+size_t pool_running(pool *p);
+/* Reserved + queued + running: 0 once every job has been finished. */
+size_t pool_outstanding(pool *p);
+
+/* Sets the cancel flag of every queued and running job, so that their budgets expire. */
+void pool_cancel_all(pool *p);
+
+/* Lets the workers finish what is queued, joins them and frees the pool. */
+void pool_destroy(pool *p);
+
+#endif

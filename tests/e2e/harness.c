@@ -1,0 +1,364 @@
+#include "harness.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PUZZLED_BINARY
+#error "PUZZLED_BINARY must name the server binary"
+#endif
+
+#define START_TIMEOUT_MS 30000 /* the sanitizer build starts slowly on a busy machine */
+#define STOP_TIMEOUT_MS 120000
+
+/* Servers started by this process, killed at exit should a test end early. */
+#define MAX_SERVERS 16
+static pid_t started[MAX_SERVERS];
+
+/* Temporary files made by this process, removed at exit. */
+#define MAX_TEMPS 64
+static char temps[MAX_TEMPS][64];
+static int temp_count;
+
+static void kill_started(void)
+{
+    for (int i = 0; i < temp_count; i++) unlink(temps[i]);
+    temp_count = 0;
+    for (int i = 0; i < MAX_SERVERS; i++)
+        if (started[i] > 0) {
+            kill(started[i], SIGKILL);
+            waitpid(started[i], NULL, 0);
+            started[i] = 0;
+        }
+}
+
+static void remember(pid_t pid, bool add)
+{
+    for (int i = 0; i < MAX_SERVERS; i++)
+        if (add ? started[i] == 0 : started[i] == pid) {
+            started[i] = add ? pid : 0;
+            return;
+        }
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static void init_once(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    atexit(kill_started);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+char *harness_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) buf = realloc(buf, cap *= 2);
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        if (got == 0) break;
+        n += got;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+/* Forks and executes the binary with stdout/stderr redirected; the child dies with us. */
+static pid_t spawn(const char *const *argv, const char *out_path, const char *err_path)
+{
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (out < 0 || err < 0) _exit(127);
+    dup2(out, STDOUT_FILENO);
+    dup2(err, STDERR_FILENO);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+}
+
+static void temp_path(char *buf, size_t cap, const char *what)
+{
+    snprintf(buf, cap, "/tmp/puzzled-e2e-%s-XXXXXX", what);
+    int fd = mkstemp(buf);
+    if (fd >= 0) close(fd);
+    if (temp_count < MAX_TEMPS) snprintf(temps[temp_count++], sizeof temps[0], "%s", buf);
+}
+
+bool harness_start(harness_server *s, const char *const *extra_args)
+{
+    pthread_once(&once, init_once);
+    memset(s, 0, sizeof *s);
+    temp_path(s->log_path, sizeof s->log_path, "out");
+    temp_path(s->stderr_path, sizeof s->stderr_path, "err");
+    const char *argv[64] = {PUZZLED_BINARY, "--port", "0", "--bind", "127.0.0.1"};
+    int argc = 5;
+    for (int i = 0; extra_args && extra_args[i] && argc < 63; i++) argv[argc++] = extra_args[i];
+    argv[argc] = NULL;
+    s->pid = spawn(argv, s->log_path, s->stderr_path);
+    if (s->pid < 0) return false;
+    remember(s->pid, true);
+
+    for (int waited = 0; waited < START_TIMEOUT_MS; waited += 10) {
+        char *log = harness_read_file(s->log_path, NULL);
+        const char *line = log ? strstr(log, "\"msg\":\"listening\"") : NULL;
+        const char *port = line ? strstr(line, "\"port\":") : NULL;
+        if (port && strchr(port, '\n')) s->port = atoi(port + 7);
+        free(log);
+        if (s->port > 0) break;
+        if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
+            remember(s->pid, false);
+            s->pid = 0;
+            return false;
+        }
+        sleep_ms(10);
+    }
+    if (s->port <= 0) {
+        harness_kill(s);
+        return false;
+    }
+    for (int waited = 0; waited < START_TIMEOUT_MS; waited += 20) {
+        harness_response r;
+        bool ok = harness_request(s, "GET", "/healthz", NULL, NULL, 0, NULL, &r) && r.status == 200;
+        harness_response_free(&r);
+        if (ok) return true;
+        sleep_ms(20);
+    }
+    harness_kill(s);
+    return false;
+}
+
+static int wait_exit(pid_t pid, long timeout_ms)
+{
+    int status = 0;
+    for (long waited = 0; waited < timeout_ms; waited += 10) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid) {
+            if (WIFEXITED(status)) return WEXITSTATUS(status);
+            if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+            return -1;
+        }
+        if (got < 0) return -1;
+        sleep_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return -1;
+}
+
+int harness_stop(harness_server *s)
+{
+    if (s->pid <= 0) return -1;
+    kill(s->pid, SIGTERM);
+    int status = wait_exit(s->pid, STOP_TIMEOUT_MS);
+    remember(s->pid, false);
+    s->pid = 0;
+    return status;
+}
+
+void harness_kill(harness_server *s)
+{
+    if (s->pid <= 0) return;
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, NULL, 0);
+    remember(s->pid, false);
+    s->pid = 0;
+}
+
+int harness_run(const char *const *args, char **err)
+{
+    pthread_once(&once, init_once);
+    char err_path[64];
+    temp_path(err_path, sizeof err_path, "run");
+    const char *argv[64] = {PUZZLED_BINARY};
+    int argc = 1;
+    for (int i = 0; args && args[i] && argc < 63; i++) argv[argc++] = args[i];
+    argv[argc] = NULL;
+    pid_t pid = spawn(argv, "/dev/null", err_path);
+    int status = pid > 0 ? wait_exit(pid, 10000) : -1;
+    if (err) *err = harness_read_file(err_path, NULL);
+    unlink(err_path);
+    return status;
+}
+
+char *harness_log(const harness_server *s)
+{
+    return harness_read_file(s->log_path, NULL);
+}
+
+char *harness_wait_log_line(const harness_server *s, const char *needle)
+{
+    for (int waited = 0; waited < 10000; waited += 10) {
+        char *log = harness_log(s);
+        const char *hit = log ? strstr(log, needle) : NULL;
+        if (hit) {
+            const char *start = hit;
+            while (start > log && start[-1] != '\n') start--;
+            const char *end = strchr(hit, '\n');
+            if (end) {
+                char *line = strndup(start, (size_t)(end - start));
+                free(log);
+                return line;
+            }
+        }
+        free(log);
+        sleep_ms(10);
+    }
+    return NULL;
+}
+
+/* ---- HTTP ---------------------------------------------------------------------------------- */
+
+typedef struct buffer {
+    char *data;
+    size_t len;
+} buffer;
+
+static size_t append(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+    buffer *b = userdata;
+    size_t n = size * nmemb;
+    char *grown = realloc(b->data, b->len + n + 1);
+    if (!grown) return 0;
+    b->data = grown;
+    memcpy(b->data + b->len, ptr, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return n;
+}
+
+typedef struct upload {
+    const char *data;
+    size_t len, pos;
+} upload;
+
+static size_t read_upload(char *buf, size_t size, size_t nitems, void *userdata)
+{
+    upload *u = userdata;
+    size_t n = size * nitems;
+    if (n > u->len - u->pos) n = u->len - u->pos;
+    memcpy(buf, u->data + u->pos, n);
+    u->pos += n;
+    return n;
+}
+
+static bool request(const harness_server *s, const char *method, const char *path,
+                    const char *content_type, const char *body, size_t body_len,
+                    const char *const *headers, bool chunked, harness_response *out)
+{
+    pthread_once(&once, init_once);
+    memset(out, 0, sizeof *out);
+    CURL *curl = curl_easy_init();
+    if (!curl) return false;
+    char url[512];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d%s", s->port, path);
+    buffer head = {calloc(1, 1), 0}, data = {calloc(1, 1), 0};
+    struct curl_slist *list = NULL;
+    char ctype[256];
+    snprintf(ctype, sizeof ctype, "Content-Type: %s", content_type ? content_type : "");
+    if (!content_type) snprintf(ctype, sizeof ctype, "Content-Type:"); /* none at all */
+    list = curl_slist_append(list, ctype);
+    list = curl_slist_append(list, "Expect:"); /* no 100-continue round trip */
+    if (chunked) list = curl_slist_append(list, "Transfer-Encoding: chunked");
+    for (int i = 0; headers && headers[i]; i++) list = curl_slist_append(list, headers[i]);
+    upload up = {body ? body : "", body ? body_len : 0, 0};
+
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 300L);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, append);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &head);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &data);
+    if (strcmp(method, "HEAD") == 0) {
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    } else if (chunked) {
+        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload);
+        curl_easy_setopt(curl, CURLOPT_READDATA, &up);
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    } else if (body) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    } else if (strcmp(method, "GET") != 0) {
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    }
+    curl_easy_perform(curl);
+    /* A server may answer and close before reading an upload it refused (413): curl can then
+     * report a send error although the answer arrived, so the status decides. */
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+    curl_slist_free_all(list);
+    curl_easy_cleanup(curl);
+    out->headers = head.data;
+    out->body = data.data;
+    out->body_len = data.len;
+    return out->status != 0;
+}
+
+bool harness_request(const harness_server *s, const char *method, const char *path,
+                     const char *content_type, const char *body, size_t body_len,
+                     const char *const *headers, harness_response *out)
+{
+    return request(s, method, path, content_type, body, body_len, headers, false, out);
+}
+
+bool harness_request_chunked(const harness_server *s, const char *method, const char *path,
+                             const char *content_type, const char *body, size_t body_len,
+                             const char *const *headers, harness_response *out)
+{
+    return request(s, method, path, content_type, body, body_len, headers, true, out);
+}
+
+const char *harness_header(const harness_response *r, const char *name, char *buf, size_t cap)
+{
+    const char *found = NULL;
+    size_t found_len = 0, name_len = strlen(name);
+    for (const char *line = r->headers; line && *line;) {
+        const char *end = strstr(line, "\r\n");
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > name_len && line[name_len] == ':' && strncasecmp(line, name, name_len) == 0) {
+            found = line + name_len + 1;
+            while (*found == ' ') found++;
+            found_len = (size_t)(line + len - found);
+        }
+        line += len + (end ? 2 : 0);
+    }
+    if (!found) return NULL;
+    if (found_len >= cap) found_len = cap - 1;
+    memcpy(buf, found, found_len);
+    buf[found_len] = '\0';
+    return buf;
+}
+
+void harness_response_free(harness_response *r)
+{
+    free(r->headers);
+    free(r->body);
+    memset(r, 0, sizeof *r);
+}

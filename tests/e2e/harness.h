@@ -1,0 +1,73 @@
+/* End-to-end test harness: runs the real puzzled binary on an ephemeral port and talks HTTP to
+ * it with libcurl.
+ *
+ *   harness_server s;
+ *   ck_assert(harness_start(&s, NULL));                 // or (const char *[]){"--workers", "1",
+ * NULL} harness_response r; ck_assert(harness_request(&s, "POST", "/solve/nine",
+ * "application/json", body, strlen(body), NULL, &r)); ck_assert_int_eq(r.status, 200); // r.body is
+ * NUL-terminated harness_response_free(&r); ck_assert_int_eq(harness_stop(&s), 0);               //
+ * SIGTERM, then the exit status
+ *
+ * Start the server inside each test (libcheck forks every test). A server whose test dies is
+ * killed with it (PR_SET_PDEATHSIG and an atexit hook), so no test leaves an orphan. Every
+ * function here is safe to call from several threads at once, except start/stop. */
+#ifndef PUZZLED_E2E_HARNESS_H
+#define PUZZLED_E2E_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct harness_server {
+    pid_t pid;
+    int port;
+    char log_path[64];    /* the server's standard output (listening line, access log) */
+    char stderr_path[64]; /* its standard error */
+} harness_server;
+
+typedef struct harness_response {
+    long status;   /* HTTP status; 0 when the request failed at the transport level */
+    char *headers; /* raw response headers, "Name: value\r\n" lines, NUL-terminated */
+    char *body;    /* NUL-terminated (the terminator is not counted in body_len) */
+    size_t body_len;
+} harness_response;
+
+/* Starts PUZZLED_BINARY --port 0 --bind 127.0.0.1 followed by extra_args (a NULL-terminated
+ * list, or NULL), reads the port from the listening line and waits until GET /healthz answers.
+ * The environment is inherited: setenv() before starting to test PUZZLED_* variables. */
+bool harness_start(harness_server *s, const char *const *extra_args);
+
+/* Sends one request on a fresh connection. content_type and body may be NULL; headers is a
+ * NULL-terminated list of "Name: value" strings, or NULL. true when an HTTP answer came. */
+bool harness_request(const harness_server *s, const char *method, const char *path,
+                     const char *content_type, const char *body, size_t body_len,
+                     const char *const *headers, harness_response *out);
+/* The same, but the body goes out with Transfer-Encoding: chunked (no Content-Length). */
+bool harness_request_chunked(const harness_server *s, const char *method, const char *path,
+                             const char *content_type, const char *body, size_t body_len,
+                             const char *const *headers, harness_response *out);
+
+/* The value of a response header (case-insensitive name) copied into buf, or NULL. */
+const char *harness_header(const harness_response *r, const char *name, char *buf, size_t cap);
+void harness_response_free(harness_response *r);
+
+/* Everything the server has written to standard output so far (malloc'd, NUL-terminated). */
+char *harness_log(const harness_server *s);
+/* Waits (up to 10 s) until standard output holds a line containing needle; returns that
+ * line (malloc'd), or NULL. */
+char *harness_wait_log_line(const harness_server *s, const char *needle);
+
+/* SIGTERM, then waits: the exit status (0..255), 128 + signal when killed, -1 on error. */
+int harness_stop(harness_server *s);
+/* SIGKILL and reap, for teardown; harmless when already stopped. */
+void harness_kill(harness_server *s);
+
+/* Runs PUZZLED_BINARY with args (NULL-terminated; no --port/--bind added) to completion with a
+ * 10 s limit; returns the exit status and, when err is not NULL, its standard error
+ * (malloc'd). */
+int harness_run(const char *const *args, char **err);
+
+/* A whole file read into memory (malloc'd, NUL-terminated), or NULL. */
+char *harness_read_file(const char *path, size_t *len);
+
+#endif

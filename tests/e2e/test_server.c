@@ -1,0 +1,610 @@
+/* End-to-end tests of the HTTP layer against the real binary: routes, errors, limits, CORS,
+ * request ids, the access log, metrics, flags, and (with the nine puzzle) solving, overload,
+ * time limits and graceful shutdown. */
+#include <check.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e/harness.h"
+
+#define START(s, ...) ck_assert_msg(harness_start(&(s), (const char *[]){__VA_ARGS__}), "start")
+
+/* The source tree's root, from this file's path (tests/e2e/test_server.c). */
+static char *source_file(const char *relative, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s", __FILE__);
+    for (int up = 0; up < 3; up++) {
+        char *slash = strrchr(path, '/');
+        ck_assert_ptr_nonnull(slash);
+        *slash = '\0';
+    }
+    size_t n = strlen(path);
+    snprintf(path + n, sizeof path - n, "/%s", relative);
+    char *text = harness_read_file(path, len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    return text;
+}
+
+static harness_response get(const harness_server *s, const char *path, const char *const *headers)
+{
+    harness_response r;
+    ck_assert_msg(harness_request(s, "GET", path, NULL, NULL, 0, headers, &r), "GET %s", path);
+    return r;
+}
+
+static harness_response post(const harness_server *s, const char *path, const char *ctype,
+                             const char *body, const char *const *headers)
+{
+    harness_response r;
+    ck_assert_msg(
+        harness_request(s, "POST", path, ctype, body, body ? strlen(body) : 0, headers, &r),
+        "POST %s", path);
+    return r;
+}
+
+static void assert_header(const harness_response *r, const char *name, const char *want)
+{
+    char buf[512];
+    const char *got = harness_header(r, name, buf, sizeof buf);
+    ck_assert_msg(got != NULL, "no %s header in:\n%s", name, r->headers);
+    ck_assert_str_eq(got, want);
+}
+
+static void assert_no_header(const harness_response *r, const char *name)
+{
+    char buf[512];
+    ck_assert_msg(harness_header(r, name, buf, sizeof buf) == NULL, "unexpected %s: %s", name, buf);
+}
+
+/* An error response: status, JSON content type, {"error":{"code":code,"message":...}}. Returns
+ * the message (static copy) for further checks. */
+static const char *assert_error(const harness_response *r, long status, const char *code)
+{
+    static char message[512];
+    ck_assert_msg(r->status == status, "status %ld, want %ld: %s", r->status, status, r->body);
+    assert_header(r, "Content-Type", "application/json");
+    json_error_t jerr;
+    json_t *root = json_loads(r->body, 0, &jerr);
+    ck_assert_msg(root != NULL, "error body is not JSON: %s", r->body);
+    const char *got_code = NULL, *got_message = NULL;
+    ck_assert_msg(json_unpack(root, "{s:{s:s, s:s}}", "error", "code", &got_code, "message",
+                              &got_message) == 0,
+                  "not the error shape: %s", r->body);
+    ck_assert_str_eq(got_code, code);
+    ck_assert(strlen(got_message) > 10);
+    snprintf(message, sizeof message, "%s", got_message);
+    json_decref(root);
+    return message;
+}
+
+/* ---- routes ------------------------------------------------------------------------------- */
+
+START_TEST(get_routes)
+{
+    harness_server s;
+    START(s, NULL);
+
+    harness_response r = get(&s, "/healthz", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "application/json");
+    ck_assert_str_eq(r.body, "{\"status\":\"ok\"}");
+    harness_response_free(&r);
+
+    r = get(&s, "/readyz", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "application/json");
+    harness_response_free(&r);
+
+    /* /puzzles: one row per registry entry, each with its solve path. */
+    r = get(&s, "/puzzles", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "application/json");
+    json_t *root = json_loads(r.body, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    json_t *list = json_object_get(root, "puzzles");
+    ck_assert(json_is_array(list));
+    const char *slugs[] = {"nine", "rubiks-rectangle", "invariant-boards", "mayan", "maze-tac-toe"};
+    ck_assert_uint_eq(json_array_size(list), 5);
+    for (size_t i = 0; i < 5; i++) {
+        const char *slug = json_string_value(json_object_get(json_array_get(list, i), "slug"));
+        const char *path = json_string_value(json_object_get(json_array_get(list, i), "path"));
+        ck_assert_str_eq(slug, slugs[i]);
+        char want[64];
+        snprintf(want, sizeof want, "/solve/%s", slugs[i]);
+        ck_assert_str_eq(path, want);
+    }
+    json_decref(root);
+    harness_response_free(&r);
+
+    /* The embedded files are byte for byte the source files. */
+    size_t len;
+    char *yaml = source_file("openapi.yaml", &len);
+    r = get(&s, "/openapi.yaml", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "application/yaml");
+    ck_assert_uint_eq(r.body_len, len);
+    ck_assert(memcmp(r.body, yaml, len) == 0);
+    harness_response_free(&r);
+    free(yaml);
+
+    char *html = source_file("web/index.html", &len);
+    r = get(&s, "/", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "text/html; charset=utf-8");
+    ck_assert_uint_eq(r.body_len, len);
+    ck_assert(memcmp(r.body, html, len) == 0);
+    harness_response_free(&r);
+    free(html);
+
+    /* HEAD: the GET route's headers, no body. */
+    ck_assert(harness_request(&s, "HEAD", "/healthz", NULL, NULL, 0, NULL, &r));
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_eq(r.body_len, 0);
+    harness_response_free(&r);
+
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(not_found_and_unknown_puzzle)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r = get(&s, "/nope", NULL);
+    assert_error(&r, 404, "not_found");
+    harness_response_free(&r);
+    r = get(&s, "/healthz/", NULL);
+    assert_error(&r, 404, "not_found");
+    harness_response_free(&r);
+    r = post(&s, "/solve/sudoku", "application/json", "{}", NULL);
+    const char *message = assert_error(&r, 404, "unknown_puzzle");
+    ck_assert_ptr_nonnull(strstr(message, "sudoku"));
+    harness_response_free(&r);
+    r = post(&s, "/solve/", "application/json", "{}", NULL);
+    assert_error(&r, 404, "unknown_puzzle");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(method_not_allowed)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r;
+    ck_assert(harness_request(&s, "PUT", "/healthz", NULL, NULL, 0, NULL, &r));
+    assert_error(&r, 405, "method_not_allowed");
+    assert_header(&r, "Allow", "GET, HEAD, OPTIONS");
+    harness_response_free(&r);
+    ck_assert(harness_request(&s, "POST", "/puzzles", "application/json", "{}", 2, NULL, &r));
+    assert_error(&r, 405, "method_not_allowed");
+    assert_header(&r, "Allow", "GET, HEAD, OPTIONS");
+    harness_response_free(&r);
+    r = get(&s, "/solve/nine", NULL);
+    assert_error(&r, 405, "method_not_allowed");
+    assert_header(&r, "Allow", "POST, OPTIONS");
+    harness_response_free(&r);
+    ck_assert(harness_request(&s, "DELETE", "/solve/nine", NULL, NULL, 0, NULL, &r));
+    assert_error(&r, 405, "method_not_allowed");
+    assert_header(&r, "Allow", "POST, OPTIONS");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+/* ---- bodies ------------------------------------------------------------------------------- */
+
+static char *filled(size_t n)
+{
+    char *text = malloc(n + 1);
+    memset(text, ' ', n);
+    text[0] = '{';
+    text[n - 1] = '}';
+    text[n] = '\0';
+    return text;
+}
+
+START_TEST(body_too_large)
+{
+    harness_server s;
+    START(s, "--max-body", "100", NULL);
+    char *big = filled(5000);
+    harness_response r;
+    /* With Content-Length: refused before the body is read. */
+    ck_assert(harness_request(&s, "POST", "/solve/nine", "application/json", big, 5000, NULL, &r));
+    const char *message = assert_error(&r, 413, "body_too_large");
+    ck_assert_ptr_nonnull(strstr(message, "100"));
+    harness_response_free(&r);
+    /* Chunked, no Content-Length: read up to the cap, then refused on the last call. */
+    ck_assert(harness_request_chunked(&s, "POST", "/solve/nine", "application/json", big, 5000,
+                                      NULL, &r));
+    assert_error(&r, 413, "body_too_large");
+    harness_response_free(&r);
+    /* Just past the cap, chunked. */
+    ck_assert(
+        harness_request_chunked(&s, "POST", "/solve/nine", "application/json", big, 101, NULL, &r));
+    assert_error(&r, 413, "body_too_large");
+    harness_response_free(&r);
+    /* Exactly the cap is accepted (it reaches the JSON parser: malformed here). */
+    char *edge = filled(100);
+    edge[50] = ',';
+    ck_assert(harness_request(&s, "POST", "/solve/nine", "application/json", edge, 100, NULL, &r));
+    assert_error(&r, 400, "malformed_json");
+    harness_response_free(&r);
+    ck_assert(harness_request_chunked(&s, "POST", "/solve/nine", "application/json", edge, 100,
+                                      NULL, &r));
+    assert_error(&r, 400, "malformed_json");
+    harness_response_free(&r);
+    free(edge);
+    free(big);
+    /* The server still serves afterwards. */
+    r = get(&s, "/healthz", NULL);
+    ck_assert_int_eq(r.status, 200);
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(unsupported_media_type)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r = post(&s, "/solve/nine", NULL, "{}", NULL);
+    assert_error(&r, 415, "unsupported_media_type");
+    harness_response_free(&r);
+    r = post(&s, "/solve/nine", "application/xml", "<a/>", NULL);
+    assert_error(&r, 415, "unsupported_media_type");
+    harness_response_free(&r);
+    r = post(&s, "/solve/nine", "application/jsonx", "{}", NULL);
+    assert_error(&r, 415, "unsupported_media_type");
+    harness_response_free(&r);
+    /* A charset parameter is fine: the body reaches the parser. */
+    r = post(&s, "/solve/nine", "application/json; charset=utf-8", "[1,", NULL);
+    assert_error(&r, 400, "malformed_json");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(malformed_json)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r = post(&s, "/solve/nine", "application/json", "{\"a\": [1,\n  2,,]}", NULL);
+    const char *message = assert_error(&r, 400, "malformed_json");
+    ck_assert_msg(strstr(message, "line 2") != NULL, "no line: %s", message);
+    ck_assert_msg(strstr(message, "column") != NULL, "no column: %s", message);
+    harness_response_free(&r);
+    /* An empty body is not JSON either. */
+    r = post(&s, "/solve/nine", "application/json", "", NULL);
+    assert_error(&r, 400, "malformed_json");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+/* ---- CORS, request ids, log, metrics --------------------------------------------------------- */
+
+START_TEST(cors_default)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r;
+    const char *preflight[] = {"Origin: https://app.example", "Access-Control-Request-Method: POST",
+                               "Access-Control-Request-Headers: content-type, x-request-id", NULL};
+    ck_assert(harness_request(&s, "OPTIONS", "/solve/nine", NULL, NULL, 0, preflight, &r));
+    ck_assert_int_eq(r.status, 204);
+    ck_assert_uint_eq(r.body_len, 0);
+    assert_header(&r, "Access-Control-Allow-Origin", "*");
+    assert_header(&r, "Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS");
+    assert_header(&r, "Access-Control-Allow-Headers", "content-type, x-request-id");
+    char buf[64];
+    ck_assert_ptr_nonnull(harness_header(&r, "Access-Control-Max-Age", buf, sizeof buf));
+    harness_response_free(&r);
+    /* Preflight on any path, without a header list: the defaults. */
+    const char *bare[] = {"Origin: https://app.example", NULL};
+    ck_assert(harness_request(&s, "OPTIONS", "/anything", NULL, NULL, 0, bare, &r));
+    ck_assert_int_eq(r.status, 204);
+    assert_header(&r, "Access-Control-Allow-Headers", "Content-Type, X-Request-Id");
+    harness_response_free(&r);
+
+    /* Normal responses, success and error, carry the origin header. */
+    r = get(&s, "/healthz", bare);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Access-Control-Allow-Origin", "*");
+    assert_header(&r, "Access-Control-Expose-Headers", "X-Request-Id");
+    harness_response_free(&r);
+    r = post(&s, "/solve/nine", "application/json", "nope", bare);
+    assert_error(&r, 400, "malformed_json");
+    assert_header(&r, "Access-Control-Allow-Origin", "*");
+    harness_response_free(&r);
+    r = get(&s, "/nope", bare);
+    assert_error(&r, 404, "not_found");
+    assert_header(&r, "Access-Control-Allow-Origin", "*");
+    harness_response_free(&r);
+    /* No Origin, no CORS headers. */
+    r = get(&s, "/healthz", NULL);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(cors_allow_list)
+{
+    harness_server s;
+    START(s, "--cors-origins", "https://a.example,https://b.example", NULL);
+    harness_response r = get(&s, "/healthz", (const char *[]){"Origin: https://b.example", NULL});
+    assert_header(&r, "Access-Control-Allow-Origin", "https://b.example");
+    assert_header(&r, "Vary", "Origin");
+    harness_response_free(&r);
+    r = get(&s, "/healthz", (const char *[]){"Origin: https://c.example", NULL});
+    ck_assert_int_eq(r.status, 200);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    assert_header(&r, "Vary", "Origin");
+    harness_response_free(&r);
+    ck_assert(harness_request(&s, "OPTIONS", "/solve/nine", NULL, NULL, 0,
+                              (const char *[]){"Origin: https://a.example", NULL}, &r));
+    ck_assert_int_eq(r.status, 204);
+    assert_header(&r, "Access-Control-Allow-Origin", "https://a.example");
+    harness_response_free(&r);
+    ck_assert(harness_request(&s, "OPTIONS", "/solve/nine", NULL, NULL, 0,
+                              (const char *[]){"Origin: https://evil.example", NULL}, &r));
+    ck_assert_int_eq(r.status, 204);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+static bool is_hex_id(const char *id)
+{
+    if (strlen(id) != 16) return false;
+    for (const char *p = id; *p; p++)
+        if (!strchr("0123456789abcdef", *p)) return false;
+    return true;
+}
+
+START_TEST(request_ids)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r = get(&s, "/healthz", (const char *[]){"X-Request-Id: abc-123.x", NULL});
+    assert_header(&r, "X-Request-Id", "abc-123.x");
+    harness_response_free(&r);
+    /* Reduced to safe characters, and bounded. */
+    r = get(&s, "/healthz", (const char *[]){"X-Request-Id: a b<c>\"d", NULL});
+    assert_header(&r, "X-Request-Id", "abcd");
+    harness_response_free(&r);
+    char long_id[200] = "X-Request-Id: ";
+    memset(long_id + strlen(long_id), 'z', 150);
+    r = get(&s, "/healthz", (const char *[]){long_id, NULL});
+    char buf[256];
+    ck_assert_ptr_nonnull(harness_header(&r, "X-Request-Id", buf, sizeof buf));
+    ck_assert_uint_eq(strlen(buf), 64);
+    harness_response_free(&r);
+    /* Generated when absent, different each time; also on errors. */
+    char first[64], second[64];
+    r = get(&s, "/healthz", NULL);
+    ck_assert_ptr_nonnull(harness_header(&r, "X-Request-Id", first, sizeof first));
+    ck_assert_msg(is_hex_id(first), "id %s", first);
+    harness_response_free(&r);
+    r = get(&s, "/nope", (const char *[]){"X-Request-Id: <>", NULL});
+    ck_assert_ptr_nonnull(harness_header(&r, "X-Request-Id", second, sizeof second));
+    ck_assert_msg(is_hex_id(second), "id %s", second);
+    ck_assert_str_ne(first, second);
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+/* The access-log line with this request id, parsed. */
+static json_t *log_entry(const harness_server *s, const char *request_id)
+{
+    char needle[128];
+    snprintf(needle, sizeof needle, "\"request_id\":\"%s\"", request_id);
+    char *line = harness_wait_log_line(s, needle);
+    ck_assert_msg(line != NULL, "no log line for %s", request_id);
+    json_error_t jerr;
+    json_t *entry = json_loads(line, 0, &jerr);
+    ck_assert_msg(entry != NULL, "log line is not JSON: %s", line);
+    free(line);
+    return entry;
+}
+
+START_TEST(access_log)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r = get(&s, "/healthz", (const char *[]){"X-Request-Id: log-1", NULL});
+    ck_assert_int_eq(r.status, 200);
+    harness_response_free(&r);
+    r = post(&s, "/solve/nine", "application/json", "{",
+             (const char *[]){"X-Request-Id: log-2", NULL});
+    size_t error_bytes = r.body_len;
+    harness_response_free(&r);
+
+    json_t *e = log_entry(&s, "log-1");
+    const char *time = NULL, *method = NULL, *path = NULL, *id = NULL;
+    json_t *puzzle = NULL;
+    json_int_t status = 0, bytes = 0;
+    double duration = -1;
+    ck_assert_msg(json_unpack(e, "{s:s, s:s, s:s, s:o, s:I, s:I, s:F, s:s !}", "time", &time,
+                              "method", &method, "path", &path, "puzzle", &puzzle, "status",
+                              &status, "bytes", &bytes, "duration_ms", &duration, "request_id",
+                              &id) == 0,
+                  "log fields");
+    /* RFC 3339 UTC: 2026-01-02T03:04:05.678Z */
+    ck_assert_uint_eq(strlen(time), 24);
+    ck_assert(time[4] == '-' && time[10] == 'T' && time[19] == '.' && time[23] == 'Z');
+    ck_assert_str_eq(method, "GET");
+    ck_assert_str_eq(path, "/healthz");
+    ck_assert(json_is_null(puzzle));
+    ck_assert_int_eq(status, 200);
+    ck_assert_int_eq(bytes, (json_int_t)strlen("{\"status\":\"ok\"}"));
+    ck_assert(duration >= 0);
+    ck_assert_str_eq(id, "log-1");
+    json_decref(e);
+
+    e = log_entry(&s, "log-2");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "puzzle")), "nine");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "method")), "POST");
+    ck_assert_int_eq(json_integer_value(json_object_get(e, "status")), 400);
+    ck_assert_int_eq(json_integer_value(json_object_get(e, "bytes")), (json_int_t)error_bytes);
+    json_decref(e);
+
+    /* Every line of standard output is one JSON object. */
+    ck_assert_int_eq(harness_stop(&s), 0);
+    char *log = harness_log(&s);
+    int lines = 0;
+    for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+        json_t *any = json_loads(line, 0, NULL);
+        ck_assert_msg(json_is_object(any), "not a JSON line: %s", line);
+        json_decref(any);
+    }
+    ck_assert_int_ge(lines, 4); /* listening, healthz (and the harness's), the post, stopped */
+    free(log);
+}
+END_TEST
+
+/* The value of one metric sample line ("name{labels} value"), or -1. */
+static double metric(const char *text, const char *sample)
+{
+    size_t n = strlen(sample);
+    for (const char *line = text; line && *line;
+         line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        if (strncmp(line, sample, n) == 0 && line[n] == ' ') return atof(line + n + 1);
+    return -1;
+}
+
+START_TEST(metrics_count_requests)
+{
+    harness_server s;
+    START(s, NULL);
+    harness_response r = get(&s, "/metrics", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+    double before = metric(r.body, "puzzled_requests_total{puzzle=\"none\",status=\"404\"}");
+    double count_before = metric(r.body, "puzzled_request_duration_seconds_count");
+    ck_assert(metric(r.body, "puzzled_queue_depth") == 0);
+    ck_assert(metric(r.body, "puzzled_workers_busy") == 0);
+    ck_assert(metric(r.body, "puzzled_in_flight_requests") >= 1); /* this request */
+    harness_response_free(&r);
+
+    for (int i = 0; i < 3; i++) {
+        r = get(&s, "/nope", NULL);
+        harness_response_free(&r);
+    }
+    r = post(&s, "/solve/nine", "application/json", "{", NULL);
+    harness_response_free(&r);
+
+    r = get(&s, "/metrics", NULL);
+    double after = metric(r.body, "puzzled_requests_total{puzzle=\"none\",status=\"404\"}");
+    ck_assert_msg(after == (before < 0 ? 0 : before) + 3, "404s: %g -> %g", before, after);
+    ck_assert(metric(r.body, "puzzled_requests_total{puzzle=\"nine\",status=\"400\"}") == 1);
+    /* The histogram saw them too: the first /metrics, three 404s, the solve. */
+    ck_assert(metric(r.body, "puzzled_request_duration_seconds_count") >= count_before + 5);
+    ck_assert(metric(r.body, "puzzled_request_duration_seconds_bucket{le=\"+Inf\"}") ==
+              metric(r.body, "puzzled_request_duration_seconds_count"));
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+/* ---- flags and environment ---------------------------------------------------------------- */
+
+START_TEST(bad_flags_exit_2)
+{
+    char *err = NULL;
+    ck_assert_int_eq(harness_run((const char *[]){"--port", "70000", NULL}, &err), 2);
+    ck_assert_msg(strstr(err, "port") && strstr(err, "0..65535"), "stderr: %s", err);
+    ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1); /* one line */
+    free(err);
+    ck_assert_int_eq(harness_run((const char *[]){"--workers", "none", NULL}, &err), 2);
+    ck_assert_msg(strstr(err, "workers"), "stderr: %s", err);
+    free(err);
+    ck_assert_int_eq(harness_run((const char *[]){"--no-such-flag", NULL}, &err), 2);
+    ck_assert_msg(strstr(err, "no-such-flag"), "stderr: %s", err);
+    free(err);
+    setenv("PUZZLED_MAX_BODY", "-5", 1);
+    ck_assert_int_eq(harness_run(NULL, &err), 2);
+    ck_assert_msg(strstr(err, "PUZZLED_MAX_BODY"), "stderr: %s", err);
+    free(err);
+    unsetenv("PUZZLED_MAX_BODY");
+    ck_assert_int_eq(harness_run((const char *[]){"--help", NULL}, &err), 0);
+    free(err);
+}
+END_TEST
+
+START_TEST(env_config_and_flag_precedence)
+{
+    setenv("PUZZLED_MAX_BODY", "50", 1);
+    harness_server s;
+    START(s, NULL);
+    char *body = filled(80);
+    harness_response r = post(&s, "/solve/nine", "application/json", body, NULL);
+    assert_error(&r, 413, "body_too_large");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+
+    START(s, "--max-body", "1000", NULL); /* the flag wins */
+    r = post(&s, "/solve/nine", "application/json", body, NULL);
+    ck_assert_int_ne(r.status, 413);
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+    unsetenv("PUZZLED_MAX_BODY");
+    free(body);
+}
+END_TEST
+
+START_TEST(sigterm_idle_exits_0)
+{
+    harness_server s;
+    START(s, NULL);
+    ck_assert_int_eq(harness_stop(&s), 0);
+    char *line = harness_wait_log_line(&s, "\"msg\":\"stopped\"");
+    ck_assert_ptr_nonnull(line);
+    free(line);
+}
+END_TEST
+
+Suite *server_suite(void);
+void add_puzzle_tests(TCase *tc);
+
+Suite *server_suite(void)
+{
+    Suite *s = suite_create("server");
+    TCase *tc = tcase_create("http");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, get_routes);
+    tcase_add_test(tc, not_found_and_unknown_puzzle);
+    tcase_add_test(tc, method_not_allowed);
+    tcase_add_test(tc, body_too_large);
+    tcase_add_test(tc, unsupported_media_type);
+    tcase_add_test(tc, malformed_json);
+    tcase_add_test(tc, cors_default);
+    tcase_add_test(tc, cors_allow_list);
+    tcase_add_test(tc, request_ids);
+    tcase_add_test(tc, access_log);
+    tcase_add_test(tc, metrics_count_requests);
+    tcase_add_test(tc, bad_flags_exit_2);
+    tcase_add_test(tc, env_config_and_flag_precedence);
+    tcase_add_test(tc, sigterm_idle_exits_0);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(server_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

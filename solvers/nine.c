@@ -159,9 +159,8 @@ nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_sol
         st = solve_large(bd, b, out);
     }
     if (st == NINE_OK && max_moves >= 0 && out->move_count > (size_t)max_moves) {
-        free(out->moves);
+        free(out->moves); /* move_count stays: the length of the best answer found */
         out->moves = NULL;
-        out->move_count = 0;
         return finish(out, NINE_OVER_LIMIT);
     }
     return finish(out, st);

@@ -31,9 +31,9 @@ typedef struct nine_orbit_report {
 
 typedef struct nine_solution {
     nine_status status;
-    bool optimal;   /* the solution (or, for NINE_OVER_LIMIT, the refusal) is proven best */
-    uint8_t *moves; /* move codes of nine_board.h, malloc'd (NULL when none) */
-    size_t move_count;
+    bool optimal;      /* the solution (or, for NINE_OVER_LIMIT, the refusal) is proven best */
+    uint8_t *moves;    /* move codes of nine_board.h, malloc'd (NULL when none) */
+    size_t move_count; /* for NINE_OVER_LIMIT: the length of the best answer found */
     nine_orbit_report orbit;
 } nine_solution;
 

@@ -1,0 +1,174 @@
+#include "nine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nine_greedy.h"
+#include "nine_macro.h"
+#include "nine_small.h"
+
+/* The improvement search (randomised greedy restarts) uses at most this share of the budget
+ * and this many milliseconds, so the answer never risks the request's deadline. */
+#define RESTART_SLICE_MS 40
+#define RESTART_MAX_N 16
+
+int nine_move_name(int move, char buf[4])
+{
+    static const char *const rot[4] = {"AL", "AR", "BL", "BR"};
+    if (move < NINE_MOVE_C0) {
+        memcpy(buf, rot[move], 3);
+        return 2;
+    }
+    int k = move - NINE_MOVE_C0 + 1, len = 0;
+    buf[len++] = 'C';
+    if (k >= 10) buf[len++] = (char)('0' + k / 10);
+    buf[len++] = (char)('0' + k % 10);
+    buf[len] = '\0';
+    return len;
+}
+
+bool nine_solvable(const nine_board *bd, nine_orbit_report *report)
+{
+    int n = bd->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int cells[4][2], k = nine_orbit_cells(n, i, j, cells), ones = 0;
+            bool first = true; /* visit each orbit once: at its smallest cell */
+            for (int t = 0; t < k; t++) {
+                int r = cells[t][0], c = cells[t][1];
+                if (r * n + c < i * n + j) first = false;
+                ones += nine_get(bd->a, r, c) + nine_get(bd->b, r, c);
+            }
+            if (!first || ones == k) continue;
+            report->cells = k;
+            report->ones = ones;
+            for (int t = 0; t < k; t++) report->row[t] = cells[t][0], report->col[t] = cells[t][1];
+            return false;
+        }
+    return true;
+}
+
+/* Cancels what undoes itself: adjacent rotations of one matrix merge (A's and B's rotations
+ * commute, so a run of rotations is reduced to its net turn of each matrix), a column swap
+ * meets its twin across other column swaps; trailing rotations are dropped. In place. */
+static size_t simplify(uint8_t *v, size_t len)
+{
+    size_t top = 0;
+    for (size_t t = 0; t < len; t++) {
+        int m = v[t];
+        if (m >= NINE_MOVE_C0) {
+            size_t k = top;
+            while (k > 0 && v[k - 1] >= NINE_MOVE_C0 && v[k - 1] != m) k--;
+            if (k > 0 && v[k - 1] == m) {
+                memmove(v + k - 1, v + k, top - k);
+                top--;
+            } else {
+                v[top++] = (uint8_t)m;
+            }
+            continue;
+        }
+        size_t start = top;
+        while (start > 0 && v[start - 1] < NINE_MOVE_C0) start--;
+        int turn[2] = {0, 0};
+        for (size_t k = start; k < top; k++) turn[v[k] >> 1] += (v[k] & 1) ? 3 : 1;
+        turn[m >> 1] += (m & 1) ? 3 : 1;
+        top = start;
+        for (int side = 0; side < 2; side++) {
+            int q = turn[side] & 3, left = side * 2;
+            if (q == 1 || q == 2) v[top++] = (uint8_t)left;
+            if (q == 2) v[top++] = (uint8_t)left;
+            if (q == 3) v[top++] = (uint8_t)(left + 1);
+        }
+    }
+    while (top > 0 && v[top - 1] < NINE_MOVE_C0) top--;
+    return top;
+}
+
+static nine_status finish(nine_solution *out, nine_status status)
+{
+    out->status = status;
+    return status;
+}
+
+/* One greedy run from bd; *len = 0 and NULL moves on failure. */
+static nine_greedy_status greedy_run(const nine_board *bd, const nine_library *lib, uint64_t seed,
+                                     size_t stop_above, nine_moves *moves, budget *b)
+{
+    nine_board work = *bd;
+    moves->len = 0;
+    nine_greedy_status st = nine_greedy_solve(&work, lib, seed, stop_above, moves, b);
+    if (st == NINE_GREEDY_OK && !nine_board_is_goal(&work)) moves->len = 0; /* abandoned */
+    if (st == NINE_GREEDY_OK && moves->len) moves->len = simplify(moves->v, moves->len);
+    return st;
+}
+
+static nine_status solve_large(const nine_board *bd, budget *b, nine_solution *out)
+{
+    nine_library lib;
+    if (!nine_library_build(&lib, bd->n)) return finish(out, NINE_NO_MEMORY);
+    nine_moves best = {0}, trial = {0};
+    nine_greedy_status st = greedy_run(bd, &lib, 0, 0, &best, b);
+    if (st == NINE_GREEDY_OK && bd->n <= RESTART_MAX_N) {
+        /* Restarts with random tie-breaking, each abandoned once it is no better. */
+        long slice = budget_remaining_ms(b);
+        slice = slice < 0 || slice / 10 > RESTART_SLICE_MS ? RESTART_SLICE_MS : slice / 10;
+        budget restart;
+        budget_init_ms(&restart, slice, NULL);
+        for (uint64_t seed = 1; !budget_expired(&restart) && !budget_expired(b); seed++) {
+            nine_greedy_status t =
+                greedy_run(bd, &lib, seed * 0x9E3779B97F4A7C15ull, best.len, &trial, &restart);
+            if (t == NINE_GREEDY_NO_MEMORY) break;
+            if (t == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
+                nine_moves swap = best;
+                best = trial;
+                trial = swap;
+            }
+        }
+    }
+    nine_moves_free(&trial);
+    nine_library_free(&lib);
+    if (st != NINE_GREEDY_OK) {
+        nine_moves_free(&best);
+        return finish(out, st == NINE_GREEDY_TIME_OUT ? NINE_TIME_LIMIT : NINE_NO_MEMORY);
+    }
+    out->moves = best.v;
+    out->move_count = best.len;
+    return finish(out, NINE_OK);
+}
+
+nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!nine_solvable(bd, &out->orbit)) {
+        out->optimal = true;
+        return finish(out, NINE_UNSOLVABLE);
+    }
+    nine_status st = NINE_OK;
+    if (nine_board_is_goal(bd)) {
+        out->optimal = true;
+    } else if (bd->n <= NINE_SMALL_MAX_N) {
+        uint8_t moves[64];
+        int count = 0;
+        if (!nine_small_solve(bd, moves, &count)) return finish(out, NINE_UNSOLVABLE);
+        out->moves = malloc((size_t)count);
+        if (!out->moves) return finish(out, NINE_NO_MEMORY);
+        memcpy(out->moves, moves, (size_t)count);
+        out->move_count = (size_t)count;
+        out->optimal = true;
+    } else {
+        st = solve_large(bd, b, out);
+    }
+    if (st == NINE_OK && max_moves >= 0 && out->move_count > (size_t)max_moves) {
+        free(out->moves); /* move_count stays: the length of the best answer found */
+        out->moves = NULL;
+        return finish(out, NINE_OVER_LIMIT);
+    }
+    return finish(out, st);
+}
+
+void nine_solution_free(nine_solution *s)
+{
+    free(s->moves);
+    s->moves = NULL;
+    s->move_count = 0;
+}

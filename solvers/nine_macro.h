@@ -1,0 +1,36 @@
+/* A library of short 9-Nine move sequences ("macros") and which cells each one carries between
+ * A and B. A macro starts and ends with a column swap; rotations in front of it (set-ups) are
+ * chosen per use. Only the cells that change matrix matter for the count of A's ones, so a macro
+ * is described by its A sources (cells whose values leave A) and B sources (values entering A),
+ * in the coordinates at the macro's start. */
+#ifndef PUZZLED_NINE_MACRO_H
+#define PUZZLED_NINE_MACRO_H
+
+#include <stdint.h>
+
+#include "nine_board.h"
+
+#define NINE_MACRO_MAX_LEN 8
+
+typedef struct nine_macro {
+    uint8_t len;
+    uint8_t moves[NINE_MACRO_MAX_LEN];
+    uint16_t transfers; /* cells each way */
+    uint32_t first;     /* index in the library's pool: A sources, then as many B sources */
+} nine_macro;
+
+typedef struct nine_library {
+    int n;
+    int count;
+    nine_macro *macros;
+    uint16_t *pool; /* cell positions i * n + j */
+    size_t pool_len;
+} nine_library;
+
+/* Builds the library for n (2 <= n <= 64): every column swap, the 5-move single transfers
+ * Ck X Ck X' Ck and the 7-move commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse).
+ * false when out of memory. */
+bool nine_library_build(nine_library *lib, int n);
+void nine_library_free(nine_library *lib);
+
+#endif

@@ -1,13 +1,17 @@
 /* End-to-end tests of the HTTP layer against the real binary: routes, errors, limits, CORS,
  * request ids, the access log, metrics, flags, and (with the nine puzzle) solving, overload,
  * time limits and graceful shutdown. */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "e2e/harness.h"
@@ -574,8 +578,307 @@ START_TEST(sigterm_idle_exits_0)
 }
 END_TEST
 
+/* ---- solving through the pool (the nine puzzle) ----------------------------------------- */
+
+/* The test's own 9-Nine simulator: A and B as rows of '0'/'1'. */
+#define NINE_MAX 64
+typedef struct nine_state {
+    int n;
+    char a[NINE_MAX][NINE_MAX + 1], b[NINE_MAX][NINE_MAX + 1];
+} nine_state;
+
+static void rotate(char m[NINE_MAX][NINE_MAX + 1], int n, bool clockwise)
+{
+    static char t[NINE_MAX][NINE_MAX + 1];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) t[i][j] = clockwise ? m[n - 1 - j][i] : m[j][n - 1 - i];
+    for (int i = 0; i < n; i++) memcpy(m[i], t[i], (size_t)n);
+}
+
+static void nine_apply(nine_state *st, const char *move)
+{
+    if (move[0] == 'A' || move[0] == 'B') {
+        ck_assert_msg(move[1] == 'L' || move[1] == 'R', "move %s", move);
+        rotate(move[0] == 'A' ? st->a : st->b, st->n, move[1] == 'R');
+        return;
+    }
+    ck_assert_msg(move[0] == 'C', "move %s", move);
+    int k = atoi(move + 1);
+    ck_assert_msg(k >= 1 && k <= st->n, "move %s", move);
+    for (int i = 0; i < st->n; i++) {
+        char c = st->a[i][k - 1];
+        st->a[i][k - 1] = st->b[i][k - 1];
+        st->b[i][k - 1] = c;
+    }
+}
+
+static bool nine_goal(const nine_state *st)
+{
+    for (int i = 0; i < st->n; i++)
+        for (int j = 0; j < st->n; j++)
+            if (st->a[i][j] != '0' || st->b[i][j] != '1') return false;
+    return true;
+}
+
+static const nine_state sample = {3, {"100", "000", "000"}, {"111", "111", "011"}};
+
+/* A solvable n x n instance: B is A's complement, so every orbit holds exactly its size. */
+static nine_state nine_random(int n, unsigned seed)
+{
+    nine_state st = {.n = n};
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            seed = seed * 1103515245u + 12345u;
+            st.a[i][j] = (seed >> 16) & 1 ? '1' : '0';
+            st.b[i][j] = st.a[i][j] == '1' ? '0' : '1';
+        }
+        st.a[i][n] = st.b[i][n] = '\0';
+    }
+    return st;
+}
+
+static char *nine_json(const nine_state *st)
+{
+    json_t *a = json_array(), *b = json_array();
+    for (int i = 0; i < st->n; i++) {
+        json_array_append_new(a, json_string(st->a[i]));
+        json_array_append_new(b, json_string(st->b[i]));
+    }
+    json_t *root = json_pack("{s:o, s:o}", "a", a, "b", b);
+    char *text = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return text;
+}
+
+/* Replays a JSON answer on a copy of start: solvable, moves reach the goal; the move count. */
+static size_t nine_check_json(const nine_state *start, const char *body)
+{
+    json_t *root = json_loads(body, 0, NULL);
+    ck_assert_msg(root != NULL, "answer is not JSON: %.200s", body);
+    ck_assert_int_eq(json_integer_value(json_object_get(root, "n")), start->n);
+    ck_assert(json_is_true(json_object_get(root, "solvable")));
+    json_t *moves = json_object_get(root, "moves");
+    ck_assert(json_is_array(moves));
+    ck_assert_int_eq(json_integer_value(json_object_get(root, "move_count")),
+                     (json_int_t)json_array_size(moves));
+    nine_state st = *start;
+    for (size_t i = 0; i < json_array_size(moves); i++)
+        nine_apply(&st, json_string_value(json_array_get(moves, i)));
+    ck_assert_msg(nine_goal(&st), "the moves do not solve the board");
+    size_t count = json_array_size(moves);
+    json_decref(root);
+    return count;
+}
+
+START_TEST(nine_sample_json_and_text)
+{
+    harness_server s;
+    START(s, NULL);
+    char *body = nine_json(&sample);
+    harness_response r = post(&s, "/solve/nine", "application/json", body, NULL);
+    ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
+    assert_header(&r, "Content-Type", "application/json");
+    /* The contest's sample answer has 5 moves, and for 3 x 3 the answer is a shortest one. */
+    ck_assert_uint_eq(nine_check_json(&sample, r.body), 5);
+    harness_response_free(&r);
+    free(body);
+
+    size_t len;
+    char *text = harness_read_file(PUZZLED_SHARED_DIR "/testdata/nine/sample.in", &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert(harness_request(&s, "POST", "/solve/nine", "text/plain", text, len, NULL, &r));
+    ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
+    assert_header(&r, "Content-Type", "text/plain; charset=utf-8");
+    ck_assert(r.body_len > 0 && r.body[r.body_len - 1] == '\n');
+    ck_assert(r.body_len < 2 || r.body[r.body_len - 2] != '\n'); /* exactly one newline */
+    nine_state st = sample;
+    char *save = NULL;
+    char *line = strtok_r(r.body, "\n", &save);
+    ck_assert_int_eq(atoi(line), 5);
+    int moves = 0;
+    for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save), moves++)
+        nine_apply(&st, line);
+    ck_assert_int_eq(moves, 5);
+    ck_assert(nine_goal(&st));
+    harness_response_free(&r);
+    free(text);
+
+    /* A text body that does not parse: 400 malformed_text, as JSON. */
+    r = post(&s, "/solve/nine", "text/plain", "100\n", NULL);
+    assert_error(&r, 400, "malformed_text");
+    harness_response_free(&r);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+typedef struct call {
+    const harness_server *s;
+    const char *body;
+    const char *const *headers;
+    harness_response r;
+} call;
+
+static void *call_thread(void *arg)
+{
+    call *c = arg;
+    if (!harness_request(c->s, "POST", "/solve/nine", "application/json", c->body, strlen(c->body),
+                         c->headers, &c->r))
+        c->r.status = 0;
+    return NULL;
+}
+
+/* Polls /metrics until the sample has the value wanted (false after 60 s). */
+static bool wait_metric(const harness_server *s, const char *sample_name, double want)
+{
+    for (int i = 0; i < 6000; i++) {
+        harness_response r = get(s, "/metrics", NULL);
+        double v = metric(r.body, sample_name);
+        harness_response_free(&r);
+        if (v == want) return true;
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    return false;
+}
+
+START_TEST(queue_full_503)
+{
+    harness_server s;
+    START(s, "--workers", "1", "--queue", "1", "--time-limit-ms", "600000", NULL);
+    nine_state big = nine_random(64, 7);
+    char *body = nine_json(&big);
+    /* The first request occupies the only worker ... */
+    call first = {&s, body, NULL, {0}};
+    pthread_t t0;
+    pthread_create(&t0, NULL, call_thread, &first);
+    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    /* ... the next fills the queue, and the ones after are refused at once. */
+    call second = {&s, body, NULL, {0}};
+    pthread_t t1;
+    pthread_create(&t1, NULL, call_thread, &second);
+    ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
+    harness_response r = get(&s, "/readyz", NULL);
+    ck_assert_int_eq(r.status, 503);
+    harness_response_free(&r);
+    for (int i = 0; i < 2; i++) {
+        r = post(&s, "/solve/nine", "application/json", body, NULL);
+        assert_error(&r, 503, "overloaded");
+        assert_header(&r, "Retry-After", "1");
+        harness_response_free(&r);
+    }
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    ck_assert_int_eq(first.r.status, 200);
+    ck_assert_int_eq(second.r.status, 200);
+    nine_check_json(&big, first.r.body);
+    nine_check_json(&big, second.r.body);
+    harness_response_free(&first.r);
+    harness_response_free(&second.r);
+    r = get(&s, "/readyz", NULL);
+    ck_assert_int_eq(r.status, 200);
+    harness_response_free(&r);
+    free(body);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(time_limit_422)
+{
+    harness_server s;
+    START(s, "--time-limit-ms", "1", NULL);
+    nine_state big = nine_random(64, 11);
+    char *body = nine_json(&big);
+    harness_response r = post(&s, "/solve/nine", "application/json", body, NULL);
+    assert_error(&r, 422, "time_limit");
+    harness_response_free(&r);
+    /* The worker is free again: a small instance still solves. */
+    char *small = nine_json(&sample);
+    r = post(&s, "/solve/nine", "application/json", small, NULL);
+    ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
+    harness_response_free(&r);
+    free(small);
+    free(body);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(sigterm_lets_work_in_flight_finish)
+{
+    harness_server s;
+    START(s, "--workers", "1", "--time-limit-ms", "600000", NULL);
+    nine_state big = nine_random(64, 5);
+    char *body = nine_json(&big);
+    call c = {&s, body, (const char *[]){"X-Request-Id: in-flight", NULL}, {0}};
+    pthread_t t;
+    pthread_create(&t, NULL, call_thread, &c);
+    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert_int_eq(harness_stop(&s), 0); /* returns once the server has exited */
+    pthread_join(t, NULL);
+    ck_assert_msg(c.r.status == 200, "status %ld: %s", c.r.status, c.r.body);
+    nine_check_json(&big, c.r.body);
+    harness_response_free(&c.r);
+    /* The log has the request, then the stop. */
+    char *log = harness_log(&s);
+    char *answered = strstr(log, "\"request_id\":\"in-flight\"");
+    ck_assert_ptr_nonnull(answered);
+    ck_assert_ptr_nonnull(strstr(answered, "\"msg\":\"stopped\""));
+    free(log);
+    free(body);
+}
+END_TEST
+
+START_TEST(sigterm_past_grace_cancels)
+{
+    harness_server s;
+    START(s, "--workers", "1", "--time-limit-ms", "600000", "--grace-ms", "0", NULL);
+    nine_state big = nine_random(64, 9);
+    char *body = nine_json(&big);
+    call c = {&s, body, NULL, {0}};
+    pthread_t t;
+    pthread_create(&t, NULL, call_thread, &c);
+    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert_int_eq(harness_stop(&s), 0);
+    pthread_join(t, NULL);
+    /* Cancelled by the shutdown: its budget expired, and it was told so. */
+    assert_error(&c.r, 422, "time_limit");
+    harness_response_free(&c.r);
+    free(body);
+}
+END_TEST
+
+/* A client that leaves while its job runs: the job finishes, the request is logged and freed,
+ * the server goes on serving. */
+START_TEST(client_leaves_during_solve)
+{
+    harness_server s;
+    START(s, "--workers", "1", "--time-limit-ms", "600000", NULL);
+    nine_state big = nine_random(64, 3);
+    char *body = nine_json(&big);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s.port)};
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     "X-Request-Id: gone\r\nContent-Length: %zu\r\n\r\n",
+                     strlen(body));
+    ck_assert_int_eq(write(fd, head, (size_t)n), n);
+    ck_assert_int_eq(write(fd, body, strlen(body)), (ssize_t)strlen(body));
+    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    close(fd);
+    char *line = harness_wait_log_line(&s, "\"request_id\":\"gone\"");
+    ck_assert_ptr_nonnull(line);
+    free(line);
+    ck_assert(wait_metric(&s, "puzzled_in_flight_requests", 1)); /* only the /metrics itself */
+    harness_response r = get(&s, "/healthz", NULL);
+    ck_assert_int_eq(r.status, 200);
+    harness_response_free(&r);
+    free(body);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
 Suite *server_suite(void);
-void add_puzzle_tests(TCase *tc);
 
 Suite *server_suite(void)
 {
@@ -597,6 +900,15 @@ Suite *server_suite(void)
     tcase_add_test(tc, env_config_and_flag_precedence);
     tcase_add_test(tc, sigterm_idle_exits_0);
     suite_add_tcase(s, tc);
+    TCase *solve = tcase_create("solve");
+    tcase_set_timeout(solve, 600);
+    tcase_add_test(solve, nine_sample_json_and_text);
+    tcase_add_test(solve, queue_full_503);
+    tcase_add_test(solve, time_limit_422);
+    tcase_add_test(solve, sigterm_lets_work_in_flight_finish);
+    tcase_add_test(solve, sigterm_past_grace_cancels);
+    tcase_add_test(solve, client_leaves_during_solve);
+    suite_add_tcase(s, solve);
     return s;
 }
 

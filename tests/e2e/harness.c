@@ -212,7 +212,7 @@ char *harness_log(const harness_server *s)
 
 char *harness_wait_log_line(const harness_server *s, const char *needle)
 {
-    for (int waited = 0; waited < 10000; waited += 10) {
+    for (int waited = 0; waited < 120000; waited += 10) {
         char *log = harness_log(s);
         const char *hit = log ? strstr(log, needle) : NULL;
         if (hit) {

@@ -53,8 +53,8 @@ void harness_response_free(harness_response *r);
 
 /* Everything the server has written to standard output so far (malloc'd, NUL-terminated). */
 char *harness_log(const harness_server *s);
-/* Waits (up to 10 s) until standard output holds a line containing needle; returns that
- * line (malloc'd), or NULL. */
+/* Waits (up to 120 s: a solve in the sanitizer build is slow) until standard output holds a line
+ * containing needle; returns that line (malloc'd), or NULL. */
 char *harness_wait_log_line(const harness_server *s, const char *needle);
 
 /* SIGTERM, then waits: the exit status (0..255), 128 + signal when killed, -1 on error. */

@@ -1,0 +1,5 @@
+-- wrk script: POST the nine sample (the contest's 3 x 3 instance) as JSON, every request.
+wrk.method = "POST"
+wrk.path = "/solve/nine"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"a":["100","000","000"],"b":["111","111","011"]}'

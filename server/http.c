@@ -21,8 +21,10 @@
 #include "registry.h"
 
 #define CONNECTION_TIMEOUT_S 75u /* longer than a proxy's usual keep-alive (60 s) */
-#define CONNECTION_MEMORY 65536u /* per connection: headers, and the send buffer */
-#define STREAM_BLOCK 16384u      /* bytes asked of the content reader at a time */
+/* Per connection: headers and the send buffer. libmicrohttpd clears it between requests, so
+ * bigger costs time on every request. */
+#define CONNECTION_MEMORY 32768u
+#define STREAM_BLOCK 16384u /* bytes asked of the content reader at a time */
 #define PATH_LOG_MAX 256
 #define BODY_FIRST_CAP 4096u
 
@@ -377,11 +379,11 @@ static void take_body(request *r, const char *data, size_t size)
 
 /* ---- the hand-off to the pool ------------------------------------------------------------ */
 
-static void job_solve(pool_job *job)
+static void job_solve(pool_job *job, const atomic_bool *cancel)
 {
     request *r = (request *)job;
     budget b;
-    budget_init_ms(&b, r->srv->cfg.time_limit_ms, &job->cancel);
+    budget_init_ms(&b, r->srv->cfg.time_limit_ms, cancel);
     r->err.code = API_OK;
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
     if (!r->answer && r->err.code == API_OK)
@@ -433,7 +435,6 @@ static request *request_new(http_server *s, struct MHD_Connection *conn, const c
     r->conn = conn;
     r->job.solve = job_solve;
     r->job.finish = job_finish;
-    atomic_init(&r->job.cancel, false);
     clock_gettime(CLOCK_MONOTONIC, &r->start_mono);
     clock_gettime(CLOCK_REALTIME, &r->start_real);
     snprintf(r->method, sizeof r->method, "%s", method);
@@ -646,10 +647,7 @@ void http_drain_and_stop(http_server *s)
      * (stopping the daemon with suspended connections is undefined). Solvers check their
      * budgets often, so this wait is short. */
     if (atomic_load(&s->in_flight) > 0) pool_cancel_all(s->pool);
-    while (pool_outstanding(s->pool) > 0 || atomic_load(&s->suspended) > 0) {
-        pool_cancel_all(s->pool);
-        sleep_ms(5);
-    }
+    while (pool_outstanding(s->pool) > 0 || atomic_load(&s->suspended) > 0) sleep_ms(5);
     /* The cancelled answers (422 time_limit) are short: give them a moment to go out. */
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (atomic_load(&s->in_flight) > 0 && seconds_since(&start) < 1.0) sleep_ms(5);

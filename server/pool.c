@@ -4,46 +4,45 @@
 #include <stdlib.h>
 
 struct pool {
-    pthread_mutex_t lock;
-    pthread_cond_t wake; /* signalled once per submitted job, broadcast on stop */
-    pool_job **ring;
-    unsigned capacity, head, count, reserved, running;
-    bool stopping;
-    unsigned worker_count, started;
-    pthread_t *threads;
-    pool_job **current; /* per worker: the job it runs, for pool_cancel_all() */
-};
+    /* Slots taken in the queue: reserved + waiting. Lock-free, so that admission (on the HTTP
+     * thread) does not contend with the workers. */
+    atomic_uint slots;
+    atomic_uint running;
+    atomic_bool cancel;
+    unsigned capacity;
 
-typedef struct worker_arg {
-    pool *p;
-    unsigned index;
-} worker_arg;
+    pthread_mutex_t lock; /* guards the ring, idle and stopping */
+    pthread_cond_t wake;  /* signalled once per job when a worker is idle; broadcast on stop */
+    pool_job **ring;
+    unsigned head, count, idle;
+    bool stopping;
+
+    unsigned started;
+    pthread_t *threads;
+};
 
 static void *worker_main(void *arg)
 {
-    pool *p = ((worker_arg *)arg)->p;
-    unsigned index = ((worker_arg *)arg)->index;
-    free(arg);
+    pool *p = arg;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (p->count == 0 && !p->stopping) pthread_cond_wait(&p->wake, &p->lock);
+        while (p->count == 0 && !p->stopping) {
+            p->idle++;
+            pthread_cond_wait(&p->wake, &p->lock);
+            p->idle--;
+        }
         if (p->count == 0) break; /* stopping and nothing left */
         pool_job *job = p->ring[p->head];
         p->head = (p->head + 1) % p->capacity;
         p->count--;
-        p->running++;
-        p->current[index] = job;
+        atomic_fetch_add_explicit(&p->running, 1, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&p->slots, 1, memory_order_release);
         pthread_mutex_unlock(&p->lock);
 
-        job->solve(job);
+        job->solve(job, &p->cancel);
+        atomic_fetch_sub_explicit(&p->running, 1, memory_order_release);
+        job->finish(job); /* the job may be freed from here on */
 
-        pthread_mutex_lock(&p->lock);
-        p->current[index] = NULL;
-        p->running--;
-        /* finish() may free the job at once (the HTTP thread answers and completes the
-         * request), so it runs outside the lock and after the pool forgot the job. */
-        pthread_mutex_unlock(&p->lock);
-        job->finish(job);
         pthread_mutex_lock(&p->lock);
     }
     pthread_mutex_unlock(&p->lock);
@@ -57,99 +56,77 @@ pool *pool_create(unsigned workers, unsigned queue_capacity)
     if (!p) return NULL;
     p->ring = calloc(queue_capacity, sizeof *p->ring);
     p->threads = calloc(workers, sizeof *p->threads);
-    p->current = calloc(workers, sizeof *p->current);
+    if (!p->ring || !p->threads) {
+        free(p->ring);
+        free(p->threads);
+        free(p);
+        return NULL;
+    }
     p->capacity = queue_capacity;
-    p->worker_count = workers;
-    if (!p->ring || !p->threads || !p->current) goto fail;
+    atomic_init(&p->slots, 0);
+    atomic_init(&p->running, 0);
+    atomic_init(&p->cancel, false);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     for (unsigned i = 0; i < workers; i++) {
-        worker_arg *arg = malloc(sizeof *arg);
-        if (!arg) break;
-        *arg = (worker_arg){p, i};
-        if (pthread_create(&p->threads[i], NULL, worker_main, arg) != 0) {
-            free(arg);
-            break;
-        }
+        if (pthread_create(&p->threads[i], NULL, worker_main, p) != 0) break;
         p->started++;
     }
     if (p->started == workers) return p;
     pool_destroy(p);
     return NULL;
-fail:
-    free(p->ring);
-    free(p->threads);
-    free(p->current);
-    free(p);
-    return NULL;
 }
 
 bool pool_reserve(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    bool ok = !p->stopping && p->count + p->reserved < p->capacity;
-    if (ok) p->reserved++;
-    pthread_mutex_unlock(&p->lock);
-    return ok;
+    unsigned used = atomic_load_explicit(&p->slots, memory_order_relaxed);
+    do {
+        if (used >= p->capacity) return false;
+    } while (!atomic_compare_exchange_weak_explicit(&p->slots, &used, used + 1,
+                                                    memory_order_relaxed, memory_order_relaxed));
+    return true;
 }
 
 void pool_unreserve(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    p->reserved--;
-    pthread_mutex_unlock(&p->lock);
+    atomic_fetch_sub_explicit(&p->slots, 1, memory_order_relaxed);
 }
 
 void pool_submit(pool *p, pool_job *job)
 {
     pthread_mutex_lock(&p->lock);
-    p->reserved--;
+    /* The slot was reserved, so the ring has room: count <= slots <= capacity. */
     p->ring[(p->head + p->count) % p->capacity] = job;
     p->count++;
-    pthread_cond_signal(&p->wake);
+    if (p->idle) pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&p->lock);
 }
 
 bool pool_full(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    bool full = p->count + p->reserved >= p->capacity;
-    pthread_mutex_unlock(&p->lock);
-    return full;
+    return atomic_load_explicit(&p->slots, memory_order_relaxed) >= p->capacity;
 }
 
 size_t pool_queued(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    size_t n = p->count;
-    pthread_mutex_unlock(&p->lock);
-    return n;
+    return atomic_load_explicit(&p->slots, memory_order_relaxed);
 }
 
 size_t pool_running(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    size_t n = p->running;
-    pthread_mutex_unlock(&p->lock);
-    return n;
+    return atomic_load_explicit(&p->running, memory_order_relaxed);
 }
 
 size_t pool_outstanding(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    size_t n = (size_t)p->reserved + p->count + p->running;
-    pthread_mutex_unlock(&p->lock);
-    return n;
+    /* running is raised before slots is lowered, so a job is never missed in between. */
+    size_t slots = atomic_load_explicit(&p->slots, memory_order_acquire);
+    return slots + atomic_load_explicit(&p->running, memory_order_acquire);
 }
 
 void pool_cancel_all(pool *p)
 {
-    pthread_mutex_lock(&p->lock);
-    for (unsigned i = 0; i < p->count; i++)
-        atomic_store(&p->ring[(p->head + i) % p->capacity]->cancel, true);
-    for (unsigned i = 0; i < p->worker_count; i++)
-        if (p->current[i]) atomic_store(&p->current[i]->cancel, true);
-    pthread_mutex_unlock(&p->lock);
+    atomic_store(&p->cancel, true);
 }
 
 void pool_destroy(pool *p)
@@ -164,6 +141,5 @@ void pool_destroy(pool *p)
     pthread_mutex_destroy(&p->lock);
     free(p->ring);
     free(p->threads);
-    free(p->current);
     free(p);
 }

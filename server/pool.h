@@ -1,12 +1,15 @@
 /* A fixed pool of worker threads behind a bounded ring-buffer queue.
  *
- * One mutex and one condition variable; a submit wakes exactly one worker. Admission is two
- * steps so that the caller can do something irreversible in between (suspend the connection):
- * pool_reserve() takes a queue slot or says the queue is full, pool_submit() fills it.
- * Jobs are the caller's memory (embedded in its request state): the pool never allocates per job.
+ * One mutex and one condition variable; a submit wakes at most one worker, and only when one is
+ * idle. Admission is two steps so that the caller can do something irreversible in between
+ * (suspend the connection): pool_reserve() takes a queue slot (a lock-free counter) or says the
+ * queue is full, pool_submit() fills it. Jobs are the caller's memory (embedded in its request
+ * state): the pool never allocates per job.
  *
- * A worker runs job->solve(job), forgets the job, then runs job->finish(job) as its very last
- * touch: after finish the job may already be freed by another thread. */
+ * A worker runs job->solve(job, cancel) and then job->finish(job) as its very last touch:
+ * after finish the job may already be freed by another thread. Cancellation is pool-wide (a
+ * shutdown past its grace period), so it is one flag every job's budget reads, and the pool
+ * never has to touch a job that may be gone. */
 #ifndef PUZZLED_POOL_H
 #define PUZZLED_POOL_H
 
@@ -16,9 +19,9 @@
 
 typedef struct pool_job pool_job;
 struct pool_job {
-    void (*solve)(pool_job *job);  /* the work; may read job->cancel through a budget */
+    /* The work; `cancel` becomes true when pool_cancel_all() is called: pass it to a budget. */
+    void (*solve)(pool_job *job, const atomic_bool *cancel);
     void (*finish)(pool_job *job); /* hand the result back; the pool's last touch */
-    atomic_bool cancel;            /* set by pool_cancel_all() */
 };
 
 typedef struct pool pool;
@@ -30,18 +33,18 @@ pool *pool_create(unsigned workers, unsigned queue_capacity);
 bool pool_reserve(pool *p);
 /* Gives a reserved slot back unused. */
 void pool_unreserve(pool *p);
-/* Puts a job into a slot taken by pool_reserve(); wakes one worker. */
+/* Puts a job into a slot taken by pool_reserve(); wakes one idle worker. */
 void pool_submit(pool *p, pool_job *job);
 
 /* True when no slot is free (for readiness). */
 bool pool_full(pool *p);
-/* Jobs waiting in the queue / running on a worker, for metrics. */
+/* Jobs waiting (or reserved) / running on a worker, for metrics. */
 size_t pool_queued(pool *p);
 size_t pool_running(pool *p);
 /* Reserved + queued + running: 0 once every job has been finished. */
 size_t pool_outstanding(pool *p);
 
-/* Sets the cancel flag of every queued and running job, so that their budgets expire. */
+/* Makes every queued and running job's budget expire, and every later one's. */
 void pool_cancel_all(pool *p);
 
 /* Lets the workers finish what is queued, joins them and frees the pool. */

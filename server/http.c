@@ -632,9 +632,14 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-void http_drain_and_stop(http_server *s)
+void http_begin_drain(http_server *s)
 {
     atomic_store(&s->draining, true);
+}
+
+void http_drain_and_stop(http_server *s)
+{
+    http_begin_drain(s);
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
 
     /* Let requests in flight finish, answers included, for up to the grace period. */

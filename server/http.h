@@ -20,6 +20,9 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap);
 /* The port actually bound (the ephemeral one for port 0). */
 unsigned http_port(const http_server *s);
 
+/* Marks the server draining: readyz and new solves answer 503 from now on. */
+void http_begin_drain(http_server *s);
+
 /* Graceful stop: refuse new work (readyz and solves answer 503), stop accepting connections,
  * wait up to the grace period for requests in flight, then cancel the remaining jobs, wait
  * for every suspended connection to be resumed, stop the daemon and free everything. */

@@ -69,6 +69,7 @@ int main(int argc, char **argv)
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) {
     }
+    http_begin_drain(server);
     snprintf(line, sizeof line, "{\"msg\":\"draining\",\"signal\":\"%s\",\"grace_ms\":%ld}\n",
              sig == SIGINT ? "SIGINT" : "SIGTERM", cfg.grace_ms);
     say(STDOUT_FILENO, line);

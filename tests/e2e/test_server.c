@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -878,6 +879,107 @@ START_TEST(client_leaves_during_solve)
 }
 END_TEST
 
+/* find_nocase() is a GNU extension: the same, portably. */
+static char *find_nocase(char *haystack, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (char *p = haystack; *p; p++)
+        if (strncasecmp(p, needle, n) == 0) return p;
+    return NULL;
+}
+
+/* A raw keep-alive connection: the harness opens a fresh connection per request, but a
+ * draining server no longer accepts new ones. */
+static int raw_connect(const harness_server *s)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    return fd;
+}
+
+/* Sends one request and reads one response (headers plus a Content-Length body) into buf. */
+static void raw_exchange(int fd, const char *request, char *buf, size_t cap)
+{
+    ck_assert_int_eq(write(fd, request, strlen(request)), (ssize_t)strlen(request));
+    size_t n = 0;
+    for (;;) {
+        ck_assert(n + 1 < cap);
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        ck_assert_msg(got > 0, "connection closed after %zu bytes", n);
+        n += (size_t)got;
+        buf[n] = '\0';
+        char *end = strstr(buf, "\r\n\r\n");
+        char *clen = find_nocase(buf, "Content-Length:");
+        if (end && clen && n >= (size_t)(end + 4 - buf) + (size_t)atol(clen + 15)) return;
+    }
+}
+
+START_TEST(draining_refuses_new_work)
+{
+    harness_server s;
+    START(s, "--workers", "1", "--time-limit-ms", "600000", NULL);
+    nine_state big = nine_random(64, 13);
+    char *body = nine_json(&big);
+    /* Two long solves in flight keep the server draining for a while. */
+    call c[2] = {{&s, body, NULL, {0}}, {&s, body, NULL, {0}}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, call_thread, &c[i]);
+    ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
+    int fd = raw_connect(&s);
+    char buf[4096];
+    raw_exchange(fd, "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+
+    kill(s.pid, SIGTERM);
+    char *line = harness_wait_log_line(&s, "\"msg\":\"draining\"");
+    ck_assert_ptr_nonnull(line);
+    free(line);
+    raw_exchange(fd, "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 503", 12) == 0, "%s", buf);
+    ck_assert_ptr_nonnull(strstr(buf, "{\"status\":\"draining\"}"));
+    ck_assert_ptr_nonnull(find_nocase(buf, "Connection: close"));
+    close(fd);
+    /* The listening socket is closed: new connections are refused. */
+    harness_response r;
+    ck_assert(!harness_request(&s, "GET", "/healthz", NULL, NULL, 0, NULL, &r));
+    harness_response_free(&r);
+
+    ck_assert_int_eq(harness_stop(&s), 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        ck_assert_msg(c[i].r.status == 200, "status %ld: %s", c[i].r.status, c[i].r.body);
+        nine_check_json(&big, c[i].r.body);
+        harness_response_free(&c[i].r);
+    }
+    free(body);
+}
+END_TEST
+
+/* A body far above the first buffer size, in many chunks: it grows geometrically and arrives
+ * whole. */
+START_TEST(large_chunked_body)
+{
+    harness_server s;
+    START(s, NULL);
+    char *small = nine_json(&sample);
+    size_t pad = 3 * 1024 * 1024 + 17, len = strlen(small) + pad;
+    char *body = malloc(len + 1);
+    memset(body, ' ', pad);
+    memcpy(body + pad, small, strlen(small) + 1);
+    harness_response r;
+    ck_assert(harness_request_chunked(&s, "POST", "/solve/nine", "application/json", body, len,
+                                      NULL, &r));
+    ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
+    ck_assert_uint_eq(nine_check_json(&sample, r.body), 5);
+    harness_response_free(&r);
+    free(body);
+    free(small);
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
 Suite *server_suite(void);
 
 Suite *server_suite(void)
@@ -908,6 +1010,8 @@ Suite *server_suite(void)
     tcase_add_test(solve, sigterm_lets_work_in_flight_finish);
     tcase_add_test(solve, sigterm_past_grace_cancels);
     tcase_add_test(solve, client_leaves_during_solve);
+    tcase_add_test(solve, draining_refuses_new_work);
+    tcase_add_test(solve, large_chunked_body);
     suite_add_tcase(s, solve);
     return s;
 }

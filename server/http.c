@@ -27,6 +27,7 @@
 #define STREAM_BLOCK 16384u /* bytes asked of the content reader at a time */
 #define PATH_LOG_MAX 256
 #define BODY_FIRST_CAP 4096u
+#define BODY_PREALLOC_MAX (1u << 20)
 
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_SOLVE "POST, OPTIONS"
@@ -329,16 +330,18 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     size_t max = r->srv->cfg.max_body;
     if (clen) {
-        char *end;
-        unsigned long long n = strtoull(clen, &end, 10);
+        unsigned long long n = strtoull(clen, NULL, 10);
         if (n > max)
             return send_error(r, API_BODY_TOO_LARGE, NULL,
                               "The body has %llu bytes; this server accepts at most %zu.", n, max);
+        /* The announced size, so the usual body needs no regrowth; but not more than
+         * BODY_PREALLOC_MAX before the bytes arrive, so idle promises cost little memory. */
         if (n > 0) {
-            r->body = malloc((size_t)n + 1); /* the exact size: no regrowth */
+            size_t cap = n < BODY_PREALLOC_MAX ? (size_t)n + 1 : BODY_PREALLOC_MAX;
+            r->body = malloc(cap);
             if (!r->body)
                 return send_error(r, API_INTERNAL, NULL, "Out of memory for the request body.");
-            r->cap = (size_t)n + 1;
+            r->cap = cap;
         }
     }
     r->state = STATE_RECEIVING;

@@ -87,11 +87,6 @@ bool pool_reserve(pool *p)
     return true;
 }
 
-void pool_unreserve(pool *p)
-{
-    atomic_fetch_sub_explicit(&p->slots, 1, memory_order_relaxed);
-}
-
 void pool_submit(pool *p, pool_job *job)
 {
     pthread_mutex_lock(&p->lock);

@@ -31,8 +31,6 @@ pool *pool_create(unsigned workers, unsigned queue_capacity);
 
 /* Takes a queue slot: false when the queue is full (waiting jobs plus reserved slots). */
 bool pool_reserve(pool *p);
-/* Gives a reserved slot back unused. */
-void pool_unreserve(pool *p);
 /* Puts a job into a slot taken by pool_reserve(); wakes one idle worker. */
 void pool_submit(pool *p, pool_job *job);
 

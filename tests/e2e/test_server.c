@@ -957,8 +957,8 @@ START_TEST(draining_refuses_new_work)
 }
 END_TEST
 
-/* A body far above the first buffer size, in many chunks: it grows geometrically and arrives
- * whole. */
+/* A body far above the first buffer size (and the preallocation for a Content-Length), in
+ * many pieces: it grows geometrically and arrives whole. */
 START_TEST(large_chunked_body)
 {
     harness_server s;
@@ -971,6 +971,11 @@ START_TEST(large_chunked_body)
     harness_response r;
     ck_assert(harness_request_chunked(&s, "POST", "/solve/nine", "application/json", body, len,
                                       NULL, &r));
+    ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
+    ck_assert_uint_eq(nine_check_json(&sample, r.body), 5);
+    harness_response_free(&r);
+    /* The same with Content-Length: past the preallocated part it grows too. */
+    ck_assert(harness_request(&s, "POST", "/solve/nine", "application/json", body, len, NULL, &r));
     ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
     ck_assert_uint_eq(nine_check_json(&sample, r.body), 5);
     harness_response_free(&r);

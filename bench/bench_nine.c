@@ -1,6 +1,6 @@
 /* 9-Nine benchmark: random solvable states (every orbit's ones placed uniformly among its cells
  * of A and B), fixed seed. Reports move counts and solve times; checks every answer by replay.
- * Usage: bench_nine [count9 [seed]] */
+ * Usage: bench_nine [count9 [seed [improve_ms]]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -10,6 +10,7 @@
 #include "nine_small.h"
 
 static uint64_t rng_state;
+static long improve_ms = 40;
 
 static uint64_t rnd(void)
 {
@@ -59,7 +60,7 @@ static long run(const nine_board *bd, double *ms)
     budget_init_ms(&b, 10000, NULL);
     nine_solution s;
     double t0 = now_ms();
-    nine_status st = nine_solve(bd, -1, &b, &s);
+    nine_status st = nine_solve_ex(bd, -1, improve_ms, &b, &s);
     *ms = now_ms() - t0;
     long count = (long)s.move_count;
     nine_board w = *bd;
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
 {
     int count = argc > 1 ? atoi(argv[1]) : 1000;
     rng_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 20250921;
+    if (argc > 3) improve_ms = atol(argv[3]);
     double t0 = now_ms();
     long states;
     int maxd;

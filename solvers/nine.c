@@ -102,16 +102,17 @@ static nine_greedy_status greedy_run(const nine_board *bd, const nine_library *l
     return st;
 }
 
-static nine_status solve_large(const nine_board *bd, budget *b, nine_solution *out)
+static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
+                               nine_solution *out)
 {
     nine_library lib;
     if (!nine_library_build(&lib, bd->n)) return finish(out, NINE_NO_MEMORY);
     nine_moves best = {0}, trial = {0};
     nine_greedy_status st = greedy_run(bd, &lib, 0, 0, &best, b);
-    if (st == NINE_GREEDY_OK && bd->n <= RESTART_MAX_N) {
+    if (st == NINE_GREEDY_OK && bd->n <= RESTART_MAX_N && improve_ms > 0) {
         /* Restarts with random tie-breaking, each abandoned once it is no better. */
         long slice = budget_remaining_ms(b);
-        slice = slice < 0 || slice / 10 > RESTART_SLICE_MS ? RESTART_SLICE_MS : slice / 10;
+        slice = slice < 0 || slice / 10 > improve_ms ? improve_ms : slice / 10;
         budget restart;
         budget_init_ms(&restart, slice, NULL);
         for (uint64_t seed = 1; !budget_expired(&restart) && !budget_expired(b); seed++) {
@@ -138,6 +139,12 @@ static nine_status solve_large(const nine_board *bd, budget *b, nine_solution *o
 
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out)
 {
+    return nine_solve_ex(bd, max_moves, RESTART_SLICE_MS, b, out);
+}
+
+nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,
+                          nine_solution *out)
+{
     memset(out, 0, sizeof *out);
     if (!nine_solvable(bd, &out->orbit)) {
         out->optimal = true;
@@ -156,7 +163,7 @@ nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_sol
         out->move_count = (size_t)count;
         out->optimal = true;
     } else {
-        st = solve_large(bd, b, out);
+        st = solve_large(bd, improve_ms, b, out);
     }
     if (st == NINE_OK && max_moves >= 0 && out->move_count > (size_t)max_moves) {
         free(out->moves); /* move_count stays: the length of the best answer found */

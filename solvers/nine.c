@@ -102,13 +102,12 @@ static nine_greedy_status greedy_run(const nine_board *bd, const nine_library *l
     return st;
 }
 
-static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
-                               nine_solution *out)
+static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b, nine_solution *out)
 {
-    nine_library lib;
-    if (!nine_library_build(&lib, bd->n)) return finish(out, NINE_NO_MEMORY);
+    const nine_library *lib = nine_library_get(bd->n);
+    if (!lib) return finish(out, NINE_NO_MEMORY);
     nine_moves best = {0}, trial = {0};
-    nine_greedy_status st = greedy_run(bd, &lib, 0, 0, &best, b);
+    nine_greedy_status st = greedy_run(bd, lib, 0, 0, &best, b);
     if (st == NINE_GREEDY_OK && bd->n <= RESTART_MAX_N && improve_ms > 0) {
         /* Restarts with random tie-breaking, each abandoned once it is no better. */
         long slice = budget_remaining_ms(b);
@@ -117,7 +116,7 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
         budget_init_ms(&restart, slice, NULL);
         for (uint64_t seed = 1; !budget_expired(&restart) && !budget_expired(b); seed++) {
             nine_greedy_status t =
-                greedy_run(bd, &lib, seed * 0x9E3779B97F4A7C15ull, best.len, &trial, &restart);
+                greedy_run(bd, lib, seed * 0x9E3779B97F4A7C15ull, best.len, &trial, &restart);
             if (t == NINE_GREEDY_NO_MEMORY) break;
             if (t == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
                 nine_moves swap = best;
@@ -127,7 +126,6 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
         }
     }
     nine_moves_free(&trial);
-    nine_library_free(&lib);
     if (st != NINE_GREEDY_OK) {
         nine_moves_free(&best);
         return finish(out, st == NINE_GREEDY_TIME_OUT ? NINE_TIME_LIMIT : NINE_NO_MEMORY);

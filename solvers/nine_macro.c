@@ -9,8 +9,16 @@
  * crosses each way, reaching every off-diagonal orbit. */
 #include "nine_macro.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Boards up to this size get every canonical sequence of up to ENUM_MAX_LEN moves that carries
+ * 1..ENUM_MAX_TRANSFERS cells each way (found by enumeration once per process); larger boards
+ * get the two families above, which need no search. */
+#define ENUM_MAX_N 10
+#define ENUM_MAX_LEN 7
+#define ENUM_MAX_TRANSFERS 3
 
 typedef struct cell {
     int side, i, j;
@@ -85,6 +93,101 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
     return true;
 }
 
+/* Labelled boards for the enumeration: label < n^2 started in A, otherwise in B. */
+typedef struct enumerator {
+    builder *bd;
+    int n, max_len, max_transfers;
+    uint16_t a[ENUM_MAX_N * ENUM_MAX_N], b[ENUM_MAX_N * ENUM_MAX_N];
+    uint8_t seq[NINE_MACRO_MAX_LEN];
+    bool ok;
+} enumerator;
+
+static void label_rotate(uint16_t *m, int n, bool left)
+{
+    uint16_t old[ENUM_MAX_N * ENUM_MAX_N];
+    memcpy(old, m, sizeof(uint16_t) * (size_t)(n * n));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            m[i * n + j] = left ? old[j * n + n - 1 - i] : old[(n - 1 - j) * n + i];
+}
+
+static void label_move(enumerator *e, int m)
+{
+    int n = e->n;
+    if (m >= NINE_MOVE_C0) {
+        int c = m - NINE_MOVE_C0;
+        for (int i = 0; i < n; i++) {
+            uint16_t t = e->a[i * n + c];
+            e->a[i * n + c] = e->b[i * n + c];
+            e->b[i * n + c] = t;
+        }
+        return;
+    }
+    label_rotate(m < NINE_MOVE_BL ? e->a : e->b, n, !(m & 1));
+}
+
+static void enum_leaf(enumerator *e, int len)
+{
+    int nn = e->n * e->n, crossing = 0;
+    for (int p = 0; p < nn; p++) crossing += e->a[p] >= nn;
+    if (crossing >= 1 && crossing <= e->max_transfers && e->ok)
+        e->ok = add_macro(e->bd, e->seq, len);
+}
+
+static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, int rot_b,
+                      bool in_rot);
+
+/* Canonical sequences only: a run of column swaps in increasing order (they commute); a run of
+ * rotations as A's net turn (AL, AL AL or AR) then B's; the first and last move a swap. */
+static void enum_dfs(enumerator *e, int len, int last_col, int rot_a, int rot_b, bool in_rot)
+{
+    if (len > 0 && !in_rot) enum_leaf(e, len);
+    if (len == e->max_len || !e->ok) return;
+    for (int c = (in_rot || len == 0) ? 0 : last_col + 1; c < e->n; c++)
+        enum_push(e, len, NINE_MOVE_C0 + c, c, 0, 0, false);
+    if (len == 0 || len + 2 > e->max_len) return; /* a rotation needs a swap after it */
+    if (rot_b == 0) {
+        if (rot_a == 0) {
+            enum_push(e, len, NINE_MOVE_AL, last_col, 1, 0, true);
+            enum_push(e, len, NINE_MOVE_AR, last_col, 3, 0, true);
+        } else if (rot_a == 1) {
+            enum_push(e, len, NINE_MOVE_AL, last_col, 2, 0, true);
+        }
+        enum_push(e, len, NINE_MOVE_BL, last_col, rot_a ? rot_a : 4, 1, true);
+        enum_push(e, len, NINE_MOVE_BR, last_col, rot_a ? rot_a : 4, 3, true);
+    } else if (rot_b == 1) {
+        enum_push(e, len, NINE_MOVE_BL, last_col, rot_a, 2, true);
+    }
+}
+
+static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, int rot_b,
+                      bool in_rot)
+{
+    e->seq[len] = (uint8_t)m;
+    label_move(e, m);
+    enum_dfs(e, len + 1, last_col, rot_a, rot_b, in_rot);
+    label_move(e, nine_move_inverse(m));
+}
+
+static bool enumerate(builder *bd, int n)
+{
+    enumerator *e = calloc(1, sizeof *e);
+    if (!e) return false;
+    e->bd = bd;
+    e->n = n;
+    e->max_len = ENUM_MAX_LEN;
+    e->max_transfers = ENUM_MAX_TRANSFERS;
+    e->ok = true;
+    for (int p = 0; p < n * n; p++) {
+        e->a[p] = (uint16_t)p;
+        e->b[p] = (uint16_t)(n * n + p);
+    }
+    enum_dfs(e, 0, 0, 0, 0, false);
+    bool ok = e->ok;
+    free(e);
+    return ok;
+}
+
 bool nine_library_build(nine_library *lib, int n)
 {
     memset(lib, 0, sizeof *lib);
@@ -97,20 +200,24 @@ bool nine_library_build(nine_library *lib, int n)
         uint8_t m[1] = {(uint8_t)(NINE_MOVE_C0 + c)};
         ok = add_macro(bd, m, 1);
     }
-    for (int x = 0; x < 4 && ok; x++)
-        for (int c = 0; c < n && ok; c++) {
-            uint8_t cc = (uint8_t)(NINE_MOVE_C0 + c);
-            uint8_t m[5] = {cc, (uint8_t)x, cc, (uint8_t)(x ^ 1), cc};
-            ok = add_macro(bd, m, 5);
-        }
-    for (int x = 0; x < 4 && ok; x++)
-        for (int a = 0; a < n && ok; a++)
-            for (int b = 0; b < n && ok; b++) {
-                if (a == b) continue;
-                uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
-                uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
-                ok = add_macro(bd, m, 7);
+    if (n <= ENUM_MAX_N) {
+        if (ok) ok = enumerate(bd, n);
+    } else {
+        for (int x = 0; x < 4 && ok; x++)
+            for (int c = 0; c < n && ok; c++) {
+                uint8_t cc = (uint8_t)(NINE_MOVE_C0 + c);
+                uint8_t m[5] = {cc, (uint8_t)x, cc, (uint8_t)(x ^ 1), cc};
+                ok = add_macro(bd, m, 5);
             }
+        for (int x = 0; x < 4 && ok; x++)
+            for (int a = 0; a < n && ok; a++)
+                for (int b = 0; b < n && ok; b++) {
+                    if (a == b) continue;
+                    uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
+                    uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
+                    ok = add_macro(bd, m, 7);
+                }
+    }
     free(bd);
     if (!ok) nine_library_free(lib);
     return ok;
@@ -121,4 +228,19 @@ void nine_library_free(nine_library *lib)
     free(lib->macros);
     free(lib->pool);
     memset(lib, 0, sizeof *lib);
+}
+
+/* One library per board size, built on first use and read-only afterwards. */
+static nine_library cache[NINE_MAX_N + 1];
+static bool cached[NINE_MAX_N + 1];
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const nine_library *nine_library_get(int n)
+{
+    const nine_library *lib = NULL;
+    pthread_mutex_lock(&cache_lock);
+    if (!cached[n]) cached[n] = nine_library_build(&cache[n], n);
+    if (cached[n]) lib = &cache[n];
+    pthread_mutex_unlock(&cache_lock);
+    return lib;
 }

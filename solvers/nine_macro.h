@@ -27,10 +27,14 @@ typedef struct nine_library {
     size_t pool_len;
 } nine_library;
 
-/* Builds the library for n (2 <= n <= 64): every column swap, the 5-move single transfers
- * Ck X Ck X' Ck and the 7-move commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse).
- * false when out of memory. */
+/* Builds the library for n (2 <= n <= 64): every column swap, and either (small n) every short
+ * sequence that carries few cells, or the 5-move single transfers Ck X Ck X' Ck and the 7-move
+ * commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse). false when out of memory. */
 bool nine_library_build(nine_library *lib, int n);
 void nine_library_free(nine_library *lib);
+
+/* The library for n, built once per process (thread-safe) and never freed; NULL when out of
+ * memory. */
+const nine_library *nine_library_get(int n);
 
 #endif

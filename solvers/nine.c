@@ -3,14 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include "nine_beam.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
 #include "nine_small.h"
 
-/* The improvement search (randomised greedy restarts) uses at most this share of the budget
- * and this many milliseconds, so the answer never risks the request's deadline. */
-#define RESTART_SLICE_MS 40
-#define RESTART_MAX_N 16
+/* The improvement search (a beam search) gets at most a tenth of the budget and this many
+ * milliseconds, so the answer never risks the request's deadline. */
+#define IMPROVE_MS 60
+#define BEAM_MAX_N 16
+#define BEAM_WIDTH 32
+#define BEAM_PER_NODE 6
+#define BEAM_ALPHA_X10 30
 
 int nine_move_name(int move, char buf[4])
 {
@@ -90,39 +95,30 @@ static nine_status finish(nine_solution *out, nine_status status)
     return status;
 }
 
-/* One greedy run from bd; *len = 0 and NULL moves on failure. */
-static nine_greedy_status greedy_run(const nine_board *bd, const nine_library *lib, uint64_t seed,
-                                     size_t stop_above, nine_moves *moves, budget *b)
-{
-    nine_board work = *bd;
-    moves->len = 0;
-    nine_greedy_status st = nine_greedy_solve(&work, lib, seed, stop_above, moves, b);
-    if (st == NINE_GREEDY_OK && !nine_board_is_goal(&work)) moves->len = 0; /* abandoned */
-    if (st == NINE_GREEDY_OK && moves->len) moves->len = simplify(moves->v, moves->len);
-    return st;
-}
-
 static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b, nine_solution *out)
 {
     const nine_library *lib = nine_library_get(bd->n);
     if (!lib) return finish(out, NINE_NO_MEMORY);
     nine_moves best = {0}, trial = {0};
-    nine_greedy_status st = greedy_run(bd, lib, 0, 0, &best, b);
-    if (st == NINE_GREEDY_OK && bd->n <= RESTART_MAX_N && improve_ms > 0) {
-        /* Restarts with random tie-breaking, each abandoned once it is no better. */
+    nine_board work = *bd;
+    nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
+    if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
+    if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && improve_ms > 0) {
+        /* The beam gets its own small slice; running out of it only loses the improvement. */
         long slice = budget_remaining_ms(b);
         slice = slice < 0 || slice / 10 > improve_ms ? improve_ms : slice / 10;
-        budget restart;
-        budget_init_ms(&restart, slice, NULL);
-        for (uint64_t seed = 1; !budget_expired(&restart) && !budget_expired(b); seed++) {
-            nine_greedy_status t =
-                greedy_run(bd, lib, seed * 0x9E3779B97F4A7C15ull, best.len, &trial, &restart);
-            if (t == NINE_GREEDY_NO_MEMORY) break;
-            if (t == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
-                nine_moves swap = best;
-                best = trial;
-                trial = swap;
-            }
+        budget beam_budget;
+        budget_init_ms(&beam_budget, slice, b->cancel);
+        const char *env = getenv("NINE_BEAM");
+        int width = BEAM_WIDTH, per_node = BEAM_PER_NODE, alpha = BEAM_ALPHA_X10;
+        if (env) sscanf(env, "%d,%d,%d", &width, &per_node, &alpha);
+        nine_greedy_status bs =
+            nine_beam_solve(bd, lib, width, per_node, alpha, &trial, &beam_budget);
+        if (bs == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
+        if (bs == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
+            nine_moves swap = best;
+            best = trial;
+            trial = swap;
         }
     }
     nine_moves_free(&trial);
@@ -137,7 +133,7 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
 
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out)
 {
-    return nine_solve_ex(bd, max_moves, RESTART_SLICE_MS, b, out);
+    return nine_solve_ex(bd, max_moves, IMPROVE_MS, b, out);
 }
 
 nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,

@@ -18,7 +18,11 @@
  * get the two families above, which need no search. */
 #define ENUM_MAX_N 10
 #define ENUM_MAX_LEN 7
-#define ENUM_MAX_TRANSFERS 3
+#define ENUM_MAX_TRANSFERS 9
+#define GROUP_MAX 3
+#ifndef ENUM_BULK_LEN
+#define ENUM_BULK_LEN 6
+#endif
 
 typedef struct cell {
     int side, i, j;
@@ -87,6 +91,12 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
     memcpy(m->moves, moves, (size_t)len);
     m->transfers = (uint16_t)na;
     m->first = (uint32_t)lib->pool_len;
+    memset(m->flat_a, 0, sizeof m->flat_a);
+    memset(m->flat_b, 0, sizeof m->flat_b);
+    for (int t = 0; t < na && lib->flat; t++) {
+        m->flat_a[bd->a_src[t] / 64] |= (uint64_t)1 << (bd->a_src[t] % 64);
+        m->flat_b[bd->b_src[t] / 64] |= (uint64_t)1 << (bd->b_src[t] % 64);
+    }
     memcpy(lib->pool + lib->pool_len, bd->a_src, (size_t)na * sizeof(uint16_t));
     memcpy(lib->pool + lib->pool_len + na, bd->b_src, (size_t)nb * sizeof(uint16_t));
     lib->pool_len += (size_t)(na + nb);
@@ -130,7 +140,8 @@ static void enum_leaf(enumerator *e, int len)
 {
     int nn = e->n * e->n, crossing = 0;
     for (int p = 0; p < nn; p++) crossing += e->a[p] >= nn;
-    if (crossing >= 1 && crossing <= e->max_transfers && e->ok)
+    if (crossing >= 1 && (crossing <= 3 || len <= ENUM_BULK_LEN) && crossing <= e->max_transfers &&
+        e->ok)
         e->ok = add_macro(e->bd, e->seq, len);
 }
 
@@ -188,10 +199,101 @@ static bool enumerate(builder *bd, int n)
     return ok;
 }
 
+/* Commutators of a column group: [Ca, X Cb1..Cbk X'] overlaps in k cells, one per b, so it
+ * carries k cells each way for 2k + 5 moves (its closing X' left to the next set-up), where k
+ * single commutators would cost 7k; likewise [Ca1..Cak, X Cb X'] for k cells sharing a row. */
+static bool add_groups(builder *bd, int n)
+{
+    bool ok = true;
+    for (int x = 0; x < 4 && ok; x++)
+        for (int k = 2; k <= GROUP_MAX; k++)
+            for (int side = 0; side < 2 && ok; side++)
+                for (int lone = 0; lone < n && ok; lone++) {
+                    /* every k-subset of the other columns, by a bit mask */
+                    uint64_t limit = (uint64_t)1 << n;
+                    for (uint64_t set = 0; set < limit && ok; set++) {
+                        if (__builtin_popcountll(set) != k || ((set >> lone) & 1u)) continue;
+                        uint8_t group[GROUP_MAX], m[NINE_MACRO_MAX_LEN];
+                        int g = 0, len = 0;
+                        for (int c = 0; c < n; c++)
+                            if ((set >> c) & 1u) group[g++] = (uint8_t)(NINE_MOVE_C0 + c);
+                        for (int half = 0; half < 2; half++) {
+                            if (side == 0)
+                                m[len++] = (uint8_t)(NINE_MOVE_C0 + lone);
+                            else
+                                for (int t = 0; t < k; t++) m[len++] = group[t];
+                            m[len++] = (uint8_t)x;
+                            if (side == 0)
+                                for (int t = 0; t < k; t++) m[len++] = group[t];
+                            else
+                                m[len++] = (uint8_t)(NINE_MOVE_C0 + lone);
+                            if (half == 0) m[len++] = (uint8_t)(x ^ 1);
+                        }
+                        ok = add_macro(bd, m, len);
+                    }
+                }
+    return ok;
+}
+
+/* Order: same effect together (flat libraries), then shortest first. */
+static int by_effect(const void *x, const void *y)
+{
+    const nine_macro *a = x, *b = y;
+    for (int w = 0; w < 2; w++) {
+        if (a->flat_a[w] != b->flat_a[w]) return a->flat_a[w] < b->flat_a[w] ? -1 : 1;
+        if (a->flat_b[w] != b->flat_b[w]) return a->flat_b[w] < b->flat_b[w] ? -1 : 1;
+    }
+    return (int)a->len - (int)b->len;
+}
+
+/* Best possible rate first: transfers / len, larger first. */
+static int by_rate(const void *x, const void *y)
+{
+    const nine_macro *a = x, *b = y;
+    long lhs = (long)a->transfers * b->len, rhs = (long)b->transfers * a->len;
+    if (lhs != rhs) return lhs > rhs ? -1 : 1;
+    return (int)a->len - (int)b->len;
+}
+
+/* Drops macros whose effect a shorter one already has, and sorts by best possible rate so that
+ * a search can stop at the first macro that cannot beat what it holds. */
+static void tidy(nine_library *lib)
+{
+    if (lib->flat && lib->count > 0) {
+        qsort(lib->macros, (size_t)lib->count, sizeof *lib->macros, by_effect);
+        int kept = 1;
+        for (int t = 1; t < lib->count; t++) {
+            const nine_macro *p = &lib->macros[kept - 1], *m = &lib->macros[t];
+            if (memcmp(p->flat_a, m->flat_a, sizeof p->flat_a) == 0 &&
+                memcmp(p->flat_b, m->flat_b, sizeof p->flat_b) == 0)
+                continue;
+            lib->macros[kept++] = *m;
+        }
+        lib->count = kept;
+    }
+    qsort(lib->macros, (size_t)lib->count, sizeof *lib->macros, by_rate);
+}
+
+static bool pack_masks(nine_library *lib)
+{
+    if (!lib->flat) return true;
+    lib->masks = malloc(sizeof *lib->masks * (size_t)(lib->count ? lib->count : 1));
+    if (!lib->masks) return false;
+    for (int t = 0; t < lib->count; t++) {
+        const nine_macro *m = &lib->macros[t];
+        lib->masks[t][0] = m->flat_a[0];
+        lib->masks[t][1] = m->flat_a[1];
+        lib->masks[t][2] = m->flat_b[0];
+        lib->masks[t][3] = m->flat_b[1];
+    }
+    return true;
+}
+
 bool nine_library_build(nine_library *lib, int n)
 {
     memset(lib, 0, sizeof *lib);
     lib->n = n;
+    lib->flat = n * n <= 128;
     builder *bd = calloc(1, sizeof *bd);
     if (!bd) return false;
     bd->lib = lib;
@@ -202,6 +304,7 @@ bool nine_library_build(nine_library *lib, int n)
     }
     if (n <= ENUM_MAX_N) {
         if (ok) ok = enumerate(bd, n);
+        if (ok) ok = add_groups(bd, n);
     } else {
         for (int x = 0; x < 4 && ok; x++)
             for (int c = 0; c < n && ok; c++) {
@@ -219,6 +322,8 @@ bool nine_library_build(nine_library *lib, int n)
                 }
     }
     free(bd);
+    if (ok) tidy(lib);
+    if (ok) ok = pack_masks(lib);
     if (!ok) nine_library_free(lib);
     return ok;
 }
@@ -227,6 +332,7 @@ void nine_library_free(nine_library *lib)
 {
     free(lib->macros);
     free(lib->pool);
+    free(lib->masks);
     memset(lib, 0, sizeof *lib);
 }
 

@@ -11,11 +11,10 @@
 
 /* The improvement search (a beam search) gets at most a tenth of the budget and this many
  * milliseconds, so the answer never risks the request's deadline. */
-#define IMPROVE_MS 60
+#define IMPROVE_MS 250
 #define BEAM_MAX_N 16
-#define BEAM_WIDTH 32
-#define BEAM_PER_NODE 6
-#define BEAM_ALPHA_X10 30
+#define BEAM_WIDTH 40
+#define BEAM_PER_NODE 8
 
 int nine_move_name(int move, char buf[4])
 {
@@ -102,18 +101,19 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
     nine_moves best = {0}, trial = {0};
     nine_board work = *bd;
     nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
+    size_t raw_len = best.len;
     if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
     if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && improve_ms > 0) {
-        /* The beam gets its own small slice; running out of it only loses the improvement. */
+        /* The beam gets its own small slice; when it runs out the beam finishes greedily. */
         long slice = budget_remaining_ms(b);
         slice = slice < 0 || slice / 10 > improve_ms ? improve_ms : slice / 10;
         budget beam_budget;
         budget_init_ms(&beam_budget, slice, b->cancel);
-        const char *env = getenv("NINE_BEAM");
-        int width = BEAM_WIDTH, per_node = BEAM_PER_NODE, alpha = BEAM_ALPHA_X10;
-        if (env) sscanf(env, "%d,%d,%d", &width, &per_node, &alpha);
+        int width = BEAM_WIDTH, per_node = BEAM_PER_NODE;
+        const char *env = getenv("NINE_BEAM"); /* tuning aid for bench_nine: "width,per_node" */
+        if (env) sscanf(env, "%d,%d", &width, &per_node);
         nine_greedy_status bs =
-            nine_beam_solve(bd, lib, width, per_node, alpha, &trial, &beam_budget);
+            nine_beam_solve(bd, lib, width, per_node, (int)raw_len, &trial, &beam_budget);
         if (bs == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
         if (bs == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
             nine_moves swap = best;

@@ -1,15 +1,15 @@
-/* Beam search over the greedy's steps: keeps the `width` most promising partial solutions, each
- * extended by its `per_node` best steps, ranked by moves spent + alpha x ones left in A. */
+/* Beam search by cost over the greedy's steps (see nine_beam.c). */
 #ifndef PUZZLED_NINE_BEAM_H
 #define PUZZLED_NINE_BEAM_H
 
 #include "budget.h"
 #include "nine_greedy.h"
 
-/* Writes the best solution found into out (replacing its contents) when it is shorter than
- * `shorter_than` moves (after simplification by the caller: raw length here). Returns
- * NINE_GREEDY_OK (out->len == 0 when nothing better was found), or a failure. */
+/* Seeks a solution of fewer than `bound` raw moves, each partial solution extended by its
+ * `per_node` best steps and every cost keeping `width` of them. The answer replaces out's
+ * contents; out->len == 0 when none was found. When the budget runs out first, the most promising
+ * partial solution is finished by the greedy instead. NINE_GREEDY_OK or NINE_GREEDY_NO_MEMORY. */
 nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib, int width,
-                                   int per_node, int alpha_x10, nine_moves *out, budget *b);
+                                   int per_node, int bound, nine_moves *out, budget *b);
 
 #endif

@@ -91,6 +91,9 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
             flatten(rot_b[q], n, flat_b[q]);
         }
     }
+    uint64_t any_a[2] = {0, 0};
+    if (lib->flat)
+        for (int q = 0; q < 4; q++) any_a[0] |= flat_a[q][0], any_a[1] |= flat_a[q][1];
     for (int mi = 0; mi < lib->count; mi++) {
         const nine_macro *m = &lib->macros[mi];
         int len = m->len;
@@ -98,6 +101,10 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
         if (found == k && !before(m->transfers, len, &best[k - 1])) break;
         int gain[4], loss[4], most = 0;
         const uint16_t *src = lib->pool + m->first;
+        /* A cheap bound first: the cells that hold a one of A in any of its four turns. */
+        if (lib->flat && found == k &&
+            !before(count_flat(any_a, lib->masks[mi]), len, &best[k - 1]))
+            continue;
         for (int q = 0; q < 4; q++) {
             gain[q] = lib->flat ? count_flat(flat_a[q], lib->masks[mi])
                                 : count_at(rot_a[q], n, src, m->transfers);

@@ -21,7 +21,7 @@
 #define ENUM_MAX_TRANSFERS 9
 #define GROUP_MAX 3
 #ifndef ENUM_BULK_LEN
-#define ENUM_BULK_LEN 6
+#define ENUM_BULK_LEN 5
 #endif
 
 typedef struct cell {

@@ -6,6 +6,8 @@
  * below 1/11 and the total stays below 11 moves per one of A (891 for 9 x 9). */
 #include "nine_greedy.h"
 
+#include <string.h>
+
 static const int setup_cost[4] = {0, 1, 2, 1};
 
 static int count_at(const uint64_t *m, int n, const uint16_t *cells, int k)
@@ -44,16 +46,46 @@ static bool push_setup(nine_moves *out, nine_board *bd, int quarter, int left)
     return true;
 }
 
+/* The moves of a group commutator: [Ca, X S X'] is Ca X S X' Ca X S (macro -1), [S, X Cb X']
+ * is S X Cb X' S X Cb (macro -2); the closing X' is left to the next set-up. */
+static int group_moves(const nine_step *s, uint8_t *moves)
+{
+    int len = 0;
+    for (int half = 0; half < 2; half++) {
+        for (int part = 0; part < 2; part++) {
+            bool lone_part = (part == 0) == (s->macro == -1);
+            if (lone_part) {
+                moves[len++] = (uint8_t)(NINE_MOVE_C0 + s->lone);
+            } else {
+                for (int c = 0; c < 64; c++)
+                    if ((s->group >> c) & 1u) moves[len++] = (uint8_t)(NINE_MOVE_C0 + c);
+            }
+            if (part == 0) moves[len++] = s->turn;
+        }
+        if (half == 0) moves[len++] = (uint8_t)(s->turn ^ 1);
+    }
+    return len;
+}
+
 bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
                      nine_moves *out)
 {
-    const nine_macro *m = &lib->macros[step->macro];
+    uint8_t group[2 * NINE_MAX_N + 8];
+    const uint8_t *moves;
+    int len;
+    if (step->macro >= 0) {
+        moves = lib->macros[step->macro].moves;
+        len = lib->macros[step->macro].len;
+    } else {
+        len = group_moves(step, group);
+        moves = group;
+    }
     if (!push_setup(out, bd, step->qa, NINE_MOVE_AL) ||
         !push_setup(out, bd, step->qb, NINE_MOVE_BL))
         return false;
-    for (int t = 0; t < m->len; t++) {
-        if (out && !nine_moves_push(out, m->moves[t])) return false;
-        nine_board_apply(bd, m->moves[t]);
+    for (int t = 0; t < len; t++) {
+        if (out && !nine_moves_push(out, moves[t])) return false;
+        nine_board_apply(bd, moves[t]);
     }
     return true;
 }
@@ -75,6 +107,58 @@ static void offer(nine_step *best, int *found, int k, const nine_step *s)
     for (int t = last; t > pos; t--) best[t] = best[t - 1];
     best[pos] = *s;
     if (*found < k) (*found)++;
+}
+
+/* Group commutators on large boards. For every set-up, turn X and column a, the commutators
+ * [Ca, X Cb X'] that would each remove a one ("good": their cell leaving A holds a one, their cell
+ * leaving B a zero) combine into one [Ca, X S X'] over all good b, 2 |S| + 5 moves for |S| ones;
+ * likewise over all good a for a fixed b. Bit sets over the other column make this cheap. */
+static void offer_groups(const nine_board *bd, const nine_library *lib,
+                         uint64_t rot_a[4][NINE_MAX_N], uint64_t rot_b[4][NINE_MAX_N],
+                         nine_step *best, int *found, int k)
+{
+    int n = bd->n;
+    /* good_a[q][x][a]: the b whose A cell holds a one after turn q; good_b: whose B cell holds a
+     * zero; the _t tables the same indexed by b, as sets of a. */
+    static _Thread_local uint64_t good_a[4][4][NINE_MAX_N], good_b[4][4][NINE_MAX_N];
+    static _Thread_local uint64_t good_a_t[4][4][NINE_MAX_N], good_b_t[4][4][NINE_MAX_N];
+    memset(good_a_t, 0, sizeof good_a_t);
+    memset(good_b_t, 0, sizeof good_b_t);
+    for (int q = 0; q < 4; q++)
+        for (int x = 0; x < 4; x++)
+            for (int a = 0; a < n; a++) {
+                uint64_t sa = 0, sb = 0;
+                const int16_t *e = lib->comm + (size_t)((x * n + a) * n) * 2;
+                for (int b = 0; b < n; b++, e += 2) {
+                    if (e[0] < 0) continue;
+                    uint64_t one_a = (rot_a[q][e[0] >> 8] >> (e[0] & 0xFF)) & 1u;
+                    uint64_t zero_b = ~(rot_b[q][e[1] >> 8] >> (e[1] & 0xFF)) & 1u;
+                    sa |= one_a << b;
+                    sb |= zero_b << b;
+                    good_a_t[q][x][b] |= one_a << a;
+                    good_b_t[q][x][b] |= zero_b << a;
+                }
+                good_a[q][x][a] = sa;
+                good_b[q][x][a] = sb;
+            }
+    for (int qa = 0; qa < 4; qa++)
+        for (int qb = 0; qb < 4; qb++) {
+            int setup = setup_cost[qa] + setup_cost[qb];
+            for (int x = 0; x < 4; x++)
+                for (int lone = 0; lone < n; lone++)
+                    for (int kind = 0; kind < 2; kind++) {
+                        uint64_t set = kind == 0 ? good_a[qa][x][lone] & good_b[qb][x][lone]
+                                                 : good_a_t[qa][x][lone] & good_b_t[qb][x][lone];
+                        int red = __builtin_popcountll(set);
+                        if (red < 2) continue; /* a single one: the library's commutator */
+                        int cost = 2 * red + 5 + setup;
+                        if (*found == k && !before(red, cost, &best[k - 1])) continue;
+                        nine_step s = {
+                            kind == 0 ? -1 : -2, (uint8_t)qa,  (uint8_t)qb, red, cost, set,
+                            (uint8_t)x,          (uint8_t)lone};
+                        offer(best, found, k, &s);
+                    }
+        }
 }
 
 /* The hot loop: built twice, with the popcnt instruction where the CPU has it. */
@@ -121,10 +205,11 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
                 if (red <= 0) continue;
                 int cost = len + setup_cost[qa] + setup_cost[qb];
                 if (found == k && !before(red, cost, &best[k - 1])) continue;
-                nine_step s = {mi, (uint8_t)qa, (uint8_t)qb, red, cost};
+                nine_step s = {mi, (uint8_t)qa, (uint8_t)qb, red, cost, 0, 0, 0};
                 offer(best, &found, k, &s);
             }
     }
+    if (lib->comm) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
     return found;
 }
 

@@ -20,9 +20,14 @@ nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, ni
 /* One step: a library macro after turning A qa and B qb quarters left; it removes `red` ones
  * from A for `cost` moves. */
 typedef struct nine_step {
-    int macro;
+    int macro; /* a library macro, or with group != 0 a group commutator (see below) */
     uint8_t qa, qb;
     int red, cost;
+    /* Group commutators of large boards: [Ca, X Cb.. X'] over the columns b of `group` (macro =
+     * -1) or [Ca.., X Cb X'] over the columns a of `group` (macro = -2), with X = turn, and the
+     * lone column `lone`. */
+    uint64_t group;
+    uint8_t turn, lone;
 } nine_step;
 
 /* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many. */

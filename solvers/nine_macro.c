@@ -312,13 +312,24 @@ bool nine_library_build(nine_library *lib, int n)
                 uint8_t m[5] = {cc, (uint8_t)x, cc, (uint8_t)(x ^ 1), cc};
                 ok = add_macro(bd, m, 5);
             }
+        lib->comm = malloc(sizeof(int16_t) * 2 * 4 * (size_t)(n * n));
+        ok = ok && lib->comm;
         for (int x = 0; x < 4 && ok; x++)
             for (int a = 0; a < n && ok; a++)
                 for (int b = 0; b < n && ok; b++) {
+                    int16_t *entry = lib->comm + ((x * n + a) * n + b) * 2;
+                    entry[0] = entry[1] = -1;
                     if (a == b) continue;
                     uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
                     uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
+                    int before = lib->count;
                     ok = add_macro(bd, m, 7);
+                    const nine_macro *added = &lib->macros[lib->count - 1];
+                    if (ok && lib->count > before && added->transfers == 1) {
+                        int cell_a = lib->pool[added->first], cell_b = lib->pool[added->first + 1];
+                        entry[0] = (int16_t)(((cell_a / n) << 8) | (cell_a % n));
+                        entry[1] = (int16_t)(((cell_b / n) << 8) | (cell_b % n));
+                    }
                 }
     }
     free(bd);
@@ -333,6 +344,7 @@ void nine_library_free(nine_library *lib)
     free(lib->macros);
     free(lib->pool);
     free(lib->masks);
+    free(lib->comm);
     memset(lib, 0, sizeof *lib);
 }
 

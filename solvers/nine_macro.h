@@ -30,6 +30,11 @@ typedef struct nine_library {
     size_t pool_len;
     bool flat;         /* n * n <= 128: the flat masks are filled */
     nine_masks *masks; /* flat libraries: masks[i] of macros[i] */
+    /* Large boards (no enumeration): the cells carried by the commutator Ca X Cb X' Ca X Cb,
+     * comm[((x * n + a) * n + b) * 2 + 0] leaving A and [.. + 1] leaving B, as row << 8 | col;
+     * -1 when a == b.
+     * Commutators sharing a or b combine into one group commutator (see nine_greedy.c). */
+    int16_t *comm;
 } nine_library;
 
 /* Builds the library for n (2 <= n <= 64): every column swap, and either (small n) every short

@@ -3,14 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include "nine_beam.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
 #include "nine_small.h"
 
-/* The improvement search (randomised greedy restarts) uses at most this share of the budget
- * and this many milliseconds, so the answer never risks the request's deadline. */
-#define RESTART_SLICE_MS 40
-#define RESTART_MAX_N 16
+/* The improvement search (a beam search) gets at most a tenth of the budget and this many
+ * milliseconds, so the answer never risks the request's deadline. */
+#define IMPROVE_MS 250
+#define BEAM_MAX_N 16
+#define BEAM_WIDTH 40
+#define BEAM_PER_NODE 8
 
 int nine_move_name(int move, char buf[4])
 {
@@ -90,43 +94,34 @@ static nine_status finish(nine_solution *out, nine_status status)
     return status;
 }
 
-/* One greedy run from bd; *len = 0 and NULL moves on failure. */
-static nine_greedy_status greedy_run(const nine_board *bd, const nine_library *lib, uint64_t seed,
-                                     size_t stop_above, nine_moves *moves, budget *b)
+static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b, nine_solution *out)
 {
-    nine_board work = *bd;
-    moves->len = 0;
-    nine_greedy_status st = nine_greedy_solve(&work, lib, seed, stop_above, moves, b);
-    if (st == NINE_GREEDY_OK && !nine_board_is_goal(&work)) moves->len = 0; /* abandoned */
-    if (st == NINE_GREEDY_OK && moves->len) moves->len = simplify(moves->v, moves->len);
-    return st;
-}
-
-static nine_status solve_large(const nine_board *bd, budget *b, nine_solution *out)
-{
-    nine_library lib;
-    if (!nine_library_build(&lib, bd->n)) return finish(out, NINE_NO_MEMORY);
+    const nine_library *lib = nine_library_get(bd->n);
+    if (!lib) return finish(out, NINE_NO_MEMORY);
     nine_moves best = {0}, trial = {0};
-    nine_greedy_status st = greedy_run(bd, &lib, 0, 0, &best, b);
-    if (st == NINE_GREEDY_OK && bd->n <= RESTART_MAX_N) {
-        /* Restarts with random tie-breaking, each abandoned once it is no better. */
+    nine_board work = *bd;
+    nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
+    size_t raw_len = best.len;
+    if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
+    if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && improve_ms > 0) {
+        /* The beam gets its own small slice; when it runs out the beam finishes greedily. */
         long slice = budget_remaining_ms(b);
-        slice = slice < 0 || slice / 10 > RESTART_SLICE_MS ? RESTART_SLICE_MS : slice / 10;
-        budget restart;
-        budget_init_ms(&restart, slice, NULL);
-        for (uint64_t seed = 1; !budget_expired(&restart) && !budget_expired(b); seed++) {
-            nine_greedy_status t =
-                greedy_run(bd, &lib, seed * 0x9E3779B97F4A7C15ull, best.len, &trial, &restart);
-            if (t == NINE_GREEDY_NO_MEMORY) break;
-            if (t == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
-                nine_moves swap = best;
-                best = trial;
-                trial = swap;
-            }
+        slice = slice < 0 || slice / 10 > improve_ms ? improve_ms : slice / 10;
+        budget beam_budget;
+        budget_init_ms(&beam_budget, slice, b->cancel);
+        int width = BEAM_WIDTH, per_node = BEAM_PER_NODE;
+        const char *env = getenv("NINE_BEAM"); /* tuning aid for bench_nine: "width,per_node" */
+        if (env) sscanf(env, "%d,%d", &width, &per_node);
+        nine_greedy_status bs =
+            nine_beam_solve(bd, lib, width, per_node, (int)raw_len, &trial, &beam_budget);
+        if (bs == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
+        if (bs == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
+            nine_moves swap = best;
+            best = trial;
+            trial = swap;
         }
     }
     nine_moves_free(&trial);
-    nine_library_free(&lib);
     if (st != NINE_GREEDY_OK) {
         nine_moves_free(&best);
         return finish(out, st == NINE_GREEDY_TIME_OUT ? NINE_TIME_LIMIT : NINE_NO_MEMORY);
@@ -137,6 +132,12 @@ static nine_status solve_large(const nine_board *bd, budget *b, nine_solution *o
 }
 
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out)
+{
+    return nine_solve_ex(bd, max_moves, IMPROVE_MS, b, out);
+}
+
+nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,
+                          nine_solution *out)
 {
     memset(out, 0, sizeof *out);
     if (!nine_solvable(bd, &out->orbit)) {
@@ -156,7 +157,7 @@ nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_sol
         out->move_count = (size_t)count;
         out->optimal = true;
     } else {
-        st = solve_large(bd, b, out);
+        st = solve_large(bd, improve_ms, b, out);
     }
     if (st == NINE_OK && max_moves >= 0 && out->move_count > (size_t)max_moves) {
         free(out->moves); /* move_count stays: the length of the best answer found */

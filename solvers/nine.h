@@ -40,6 +40,10 @@ typedef struct nine_solution {
 /* Solves bd. max_moves < 0: no limit. Fills *out (free it with nine_solution_free) and returns
  * out->status. */
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out);
+/* The same with the improvement search capped at improve_ms milliseconds (0: the plain
+ * construction only, deterministic and fast; nine_solve uses a small default). */
+nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,
+                          nine_solution *out);
 void nine_solution_free(nine_solution *s);
 
 /* The move's contest name ("AL", "C7", ...) into buf (room for 4); returns its length. */

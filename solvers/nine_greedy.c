@@ -6,6 +6,8 @@
  * below 1/11 and the total stays below 11 moves per one of A (891 for 9 x 9). */
 #include "nine_greedy.h"
 
+#include <string.h>
+
 static const int setup_cost[4] = {0, 1, 2, 1};
 
 static int count_at(const uint64_t *m, int n, const uint16_t *cells, int k)
@@ -15,12 +17,20 @@ static int count_at(const uint64_t *m, int n, const uint16_t *cells, int k)
     return ones;
 }
 
-static uint64_t next_random(uint64_t *s)
+/* The matrix as one 128-bit set of cells i * n + j (n * n <= 128). */
+static void flatten(const uint64_t *m, int n, uint64_t out[2])
 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
+    out[0] = out[1] = 0;
+    for (int i = 0; i < n; i++) {
+        int at = i * n;
+        out[at / 64] |= m[i] << (at % 64);
+        if (at % 64 + n > 64) out[at / 64 + 1] |= m[i] >> (64 - at % 64);
+    }
+}
+
+static int count_flat(const uint64_t m[2], const uint64_t mask[2])
+{
+    return __builtin_popcountll(m[0] & mask[0]) + __builtin_popcountll(m[1] & mask[1]);
 }
 
 static bool push_setup(nine_moves *out, nine_board *bd, int quarter, int left)
@@ -30,60 +40,187 @@ static bool push_setup(nine_moves *out, nine_board *bd, int quarter, int left)
     if (quarter == 2) moves[k++] = left, moves[k++] = left;
     if (quarter == 3) moves[k++] = left + 1;
     for (int t = 0; t < k; t++) {
-        if (!nine_moves_push(out, moves[t])) return false;
+        if (out && !nine_moves_push(out, moves[t])) return false;
         nine_board_apply(bd, moves[t]);
     }
     return true;
 }
 
-nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, uint64_t tie_seed,
-                                     size_t stop_above, nine_moves *out, budget *b)
+/* The moves of a group commutator: [Ca, X S X'] is Ca X S X' Ca X S (macro -1), [S, X Cb X']
+ * is S X Cb X' S X Cb (macro -2); the closing X' is left to the next set-up. */
+static int group_moves(const nine_step *s, uint8_t *moves)
+{
+    int len = 0;
+    for (int half = 0; half < 2; half++) {
+        for (int part = 0; part < 2; part++) {
+            bool lone_part = (part == 0) == (s->macro == -1);
+            if (lone_part) {
+                moves[len++] = (uint8_t)(NINE_MOVE_C0 + s->lone);
+            } else {
+                for (int c = 0; c < 64; c++)
+                    if ((s->group >> c) & 1u) moves[len++] = (uint8_t)(NINE_MOVE_C0 + c);
+            }
+            if (part == 0) moves[len++] = s->turn;
+        }
+        if (half == 0) moves[len++] = (uint8_t)(s->turn ^ 1);
+    }
+    return len;
+}
+
+bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
+                     nine_moves *out)
+{
+    uint8_t group[2 * NINE_MAX_N + 8];
+    const uint8_t *moves;
+    int len;
+    if (step->macro >= 0) {
+        moves = lib->macros[step->macro].moves;
+        len = lib->macros[step->macro].len;
+    } else {
+        len = group_moves(step, group);
+        moves = group;
+    }
+    if (!push_setup(out, bd, step->qa, NINE_MOVE_AL) ||
+        !push_setup(out, bd, step->qb, NINE_MOVE_BL))
+        return false;
+    for (int t = 0; t < len; t++) {
+        if (out && !nine_moves_push(out, moves[t])) return false;
+        nine_board_apply(bd, moves[t]);
+    }
+    return true;
+}
+
+/* Whether s ranks before o: by ratio red / cost, more ones first on equal ratios. */
+static inline bool before(int red, int cost, const nine_step *o)
+{
+    long lhs = (long)red * o->cost, rhs = (long)o->red * cost;
+    return lhs > rhs || (lhs == rhs && red > o->red);
+}
+
+/* Keeps best[0..*found) sorted by `before`. */
+static void offer(nine_step *best, int *found, int k, const nine_step *s)
+{
+    int pos = *found;
+    while (pos > 0 && before(s->red, s->cost, &best[pos - 1])) pos--;
+    if (pos >= k) return;
+    int last = *found < k ? *found : k - 1;
+    for (int t = last; t > pos; t--) best[t] = best[t - 1];
+    best[pos] = *s;
+    if (*found < k) (*found)++;
+}
+
+/* Group commutators on large boards. For every set-up, turn X and column a, the commutators
+ * [Ca, X Cb X'] that would each remove a one ("good": their cell leaving A holds a one, their cell
+ * leaving B a zero) combine into one [Ca, X S X'] over all good b, 2 |S| + 5 moves for |S| ones;
+ * likewise over all good a for a fixed b. Bit sets over the other column make this cheap. */
+static void offer_groups(const nine_board *bd, const nine_library *lib,
+                         uint64_t rot_a[4][NINE_MAX_N], uint64_t rot_b[4][NINE_MAX_N],
+                         nine_step *best, int *found, int k)
 {
     int n = bd->n;
-    uint64_t rot_a[4][NINE_MAX_N], rot_b[4][NINE_MAX_N];
-    uint64_t rng = tie_seed;
+    /* good_a[q][x][a]: the b whose A cell holds a one after turn q; good_b: whose B cell holds a
+     * zero; the _t tables the same indexed by b, as sets of a. */
+    static _Thread_local uint64_t good_a[4][4][NINE_MAX_N], good_b[4][4][NINE_MAX_N];
+    static _Thread_local uint64_t good_a_t[4][4][NINE_MAX_N], good_b_t[4][4][NINE_MAX_N];
+    memset(good_a_t, 0, sizeof good_a_t);
+    memset(good_b_t, 0, sizeof good_b_t);
+    for (int q = 0; q < 4; q++)
+        for (int x = 0; x < 4; x++)
+            for (int a = 0; a < n; a++) {
+                uint64_t sa = 0, sb = 0;
+                const int16_t *e = lib->comm + (size_t)((x * n + a) * n) * 2;
+                for (int b = 0; b < n; b++, e += 2) {
+                    if (e[0] < 0) continue;
+                    uint64_t one_a = (rot_a[q][e[0] >> 8] >> (e[0] & 0xFF)) & 1u;
+                    uint64_t zero_b = ~(rot_b[q][e[1] >> 8] >> (e[1] & 0xFF)) & 1u;
+                    sa |= one_a << b;
+                    sb |= zero_b << b;
+                    good_a_t[q][x][b] |= one_a << a;
+                    good_b_t[q][x][b] |= zero_b << a;
+                }
+                good_a[q][x][a] = sa;
+                good_b[q][x][a] = sb;
+            }
+    for (int qa = 0; qa < 4; qa++)
+        for (int qb = 0; qb < 4; qb++) {
+            int setup = setup_cost[qa] + setup_cost[qb];
+            for (int x = 0; x < 4; x++)
+                for (int lone = 0; lone < n; lone++)
+                    for (int kind = 0; kind < 2; kind++) {
+                        uint64_t set = kind == 0 ? good_a[qa][x][lone] & good_b[qb][x][lone]
+                                                 : good_a_t[qa][x][lone] & good_b_t[qb][x][lone];
+                        int red = __builtin_popcountll(set);
+                        if (red < 2) continue; /* a single one: the library's commutator */
+                        int cost = 2 * red + 5 + setup;
+                        if (*found == k && !before(red, cost, &best[k - 1])) continue;
+                        nine_step s = {
+                            kind == 0 ? -1 : -2, (uint8_t)qa,  (uint8_t)qb, red, cost, set,
+                            (uint8_t)x,          (uint8_t)lone};
+                        offer(best, found, k, &s);
+                    }
+        }
+}
+
+/* The hot loop: built twice, with the popcnt instruction where the CPU has it. */
+__attribute__((target_clones("popcnt", "default"))) int
+nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k)
+{
+    int n = bd->n, found = 0;
+    uint64_t rot_a[4][NINE_MAX_N], rot_b[4][NINE_MAX_N], flat_a[4][2], flat_b[4][2];
+    for (int q = 0; q < 4; q++) {
+        nine_board_rotate(rot_a[q], bd->a, n, q);
+        nine_board_rotate(rot_b[q], bd->b, n, q);
+        if (lib->flat) {
+            flatten(rot_a[q], n, flat_a[q]);
+            flatten(rot_b[q], n, flat_b[q]);
+        }
+    }
+    uint64_t any_a[2] = {0, 0};
+    if (lib->flat)
+        for (int q = 0; q < 4; q++) any_a[0] |= flat_a[q][0], any_a[1] |= flat_a[q][1];
+    for (int mi = 0; mi < lib->count; mi++) {
+        const nine_macro *m = &lib->macros[mi];
+        int len = m->len;
+        /* The library is sorted by transfers / len: once even that cannot enter, stop. */
+        if (found == k && !before(m->transfers, len, &best[k - 1])) break;
+        int gain[4], loss[4], most = 0;
+        const uint16_t *src = lib->pool + m->first;
+        /* A cheap bound first: the cells that hold a one of A in any of its four turns. */
+        if (lib->flat && found == k &&
+            !before(count_flat(any_a, lib->masks[mi]), len, &best[k - 1]))
+            continue;
+        for (int q = 0; q < 4; q++) {
+            gain[q] = lib->flat ? count_flat(flat_a[q], lib->masks[mi])
+                                : count_at(rot_a[q], n, src, m->transfers);
+            if (gain[q] > most) most = gain[q];
+        }
+        /* Even the best gain at the bare length cannot enter the list: skip the 16 set-ups. */
+        if (most == 0 || (found == k && !before(most, len, &best[k - 1]))) continue;
+        for (int q = 0; q < 4; q++)
+            loss[q] = lib->flat ? count_flat(flat_b[q], lib->masks[mi] + 2)
+                                : count_at(rot_b[q], n, src + m->transfers, m->transfers);
+        for (int qa = 0; qa < 4; qa++)
+            for (int qb = 0; qb < 4; qb++) {
+                int red = gain[qa] - loss[qb];
+                if (red <= 0) continue;
+                int cost = len + setup_cost[qa] + setup_cost[qb];
+                if (found == k && !before(red, cost, &best[k - 1])) continue;
+                nine_step s = {mi, (uint8_t)qa, (uint8_t)qb, red, cost, 0, 0, 0};
+                offer(best, &found, k, &s);
+            }
+    }
+    if (lib->comm) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
+    return found;
+}
+
+nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, nine_moves *out,
+                                     budget *b)
+{
     while (nine_board_ones_a(bd) > 0) {
         if (budget_expired(b)) return NINE_GREEDY_TIME_OUT;
-        if (stop_above && out->len > stop_above) return NINE_GREEDY_OK;
-        for (int q = 0; q < 4; q++) {
-            nine_board_rotate(rot_a[q], bd->a, n, q);
-            nine_board_rotate(rot_b[q], bd->b, n, q);
-        }
-        int best_red = 0, best_cost = 1, best_m = -1, best_qa = 0, best_qb = 0, ties = 0;
-        for (int mi = 0; mi < lib->count; mi++) {
-            const nine_macro *m = &lib->macros[mi];
-            const uint16_t *src = lib->pool + m->first;
-            int gain[4], loss[4];
-            for (int q = 0; q < 4; q++) {
-                gain[q] = count_at(rot_a[q], n, src, m->transfers);
-                loss[q] = count_at(rot_b[q], n, src + m->transfers, m->transfers);
-            }
-            for (int qa = 0; qa < 4; qa++)
-                for (int qb = 0; qb < 4; qb++) {
-                    int red = gain[qa] - loss[qb];
-                    if (red <= 0) continue;
-                    int cost = m->len + setup_cost[qa] + setup_cost[qb];
-                    long lhs = (long)red * best_cost, rhs = (long)best_red * cost;
-                    bool take = lhs > rhs || (lhs == rhs && red > best_red);
-                    if (take) {
-                        ties = 1;
-                    } else if (lhs == rhs && red == best_red && tie_seed) {
-                        ties++;
-                        take = next_random(&rng) % (uint64_t)ties == 0;
-                    }
-                    if (take)
-                        best_red = red, best_cost = cost, best_m = mi, best_qa = qa, best_qb = qb;
-                }
-        }
-        if (best_m < 0) return NINE_GREEDY_OK; /* unsolvable input: cannot happen when checked */
-        const nine_macro *m = &lib->macros[best_m];
-        if (!push_setup(out, bd, best_qa, NINE_MOVE_AL) ||
-            !push_setup(out, bd, best_qb, NINE_MOVE_BL))
-            return NINE_GREEDY_NO_MEMORY;
-        for (int t = 0; t < m->len; t++) {
-            if (!nine_moves_push(out, m->moves[t])) return NINE_GREEDY_NO_MEMORY;
-            nine_board_apply(bd, m->moves[t]);
-        }
+        nine_step step;
+        if (nine_step_candidates(bd, lib, &step, 1) == 0) break; /* only for unsolvable input */
+        if (!nine_step_apply(bd, lib, &step, out)) return NINE_GREEDY_NO_MEMORY;
     }
     return NINE_GREEDY_OK;
 }

@@ -13,10 +13,28 @@ typedef enum nine_greedy_status {
     NINE_GREEDY_NO_MEMORY
 } nine_greedy_status;
 
-/* Solves bd in place (it must be solvable), appending the moves to out. `tie_seed` != 0 breaks
- * ties between equally good choices pseudo-randomly (for restarts); 0 takes the first.
- * `stop_above`: give up (NINE_GREEDY_OK with bd unsolved) once out holds more moves; 0: never. */
-nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, uint64_t tie_seed,
-                                     size_t stop_above, nine_moves *out, budget *b);
+/* Solves bd in place (it must be solvable), appending the moves to out. */
+nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, nine_moves *out,
+                                     budget *b);
+
+/* One step: a library macro after turning A qa and B qb quarters left; it removes `red` ones
+ * from A for `cost` moves. */
+typedef struct nine_step {
+    int macro; /* a library macro, or with group != 0 a group commutator (see below) */
+    uint8_t qa, qb;
+    int red, cost;
+    /* Group commutators of large boards: [Ca, X Cb.. X'] over the columns b of `group` (macro =
+     * -1) or [Ca.., X Cb X'] over the columns a of `group` (macro = -2), with X = turn, and the
+     * lone column `lone`. */
+    uint64_t group;
+    uint8_t turn, lone;
+} nine_step;
+
+/* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many. */
+int nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k);
+
+/* Applies a step to bd and appends its moves to out (unless NULL); false when out of memory. */
+bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
+                     nine_moves *out);
 
 #endif

@@ -9,8 +9,20 @@
  * crosses each way, reaching every off-diagonal orbit. */
 #include "nine_macro.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Boards up to this size get every canonical sequence of up to ENUM_MAX_LEN moves that carries
+ * 1..ENUM_MAX_TRANSFERS cells each way (found by enumeration once per process); larger boards
+ * get the two families above, which need no search. */
+#define ENUM_MAX_N 10
+#define ENUM_MAX_LEN 7
+#define ENUM_MAX_TRANSFERS 9
+#define GROUP_MAX 3
+#ifndef ENUM_BULK_LEN
+#define ENUM_BULK_LEN 5
+#endif
 
 typedef struct cell {
     int side, i, j;
@@ -79,9 +91,201 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
     memcpy(m->moves, moves, (size_t)len);
     m->transfers = (uint16_t)na;
     m->first = (uint32_t)lib->pool_len;
+    memset(m->flat_a, 0, sizeof m->flat_a);
+    memset(m->flat_b, 0, sizeof m->flat_b);
+    for (int t = 0; t < na && lib->flat; t++) {
+        m->flat_a[bd->a_src[t] / 64] |= (uint64_t)1 << (bd->a_src[t] % 64);
+        m->flat_b[bd->b_src[t] / 64] |= (uint64_t)1 << (bd->b_src[t] % 64);
+    }
     memcpy(lib->pool + lib->pool_len, bd->a_src, (size_t)na * sizeof(uint16_t));
     memcpy(lib->pool + lib->pool_len + na, bd->b_src, (size_t)nb * sizeof(uint16_t));
     lib->pool_len += (size_t)(na + nb);
+    return true;
+}
+
+/* Labelled boards for the enumeration: label < n^2 started in A, otherwise in B. */
+typedef struct enumerator {
+    builder *bd;
+    int n, max_len, max_transfers;
+    uint16_t a[ENUM_MAX_N * ENUM_MAX_N], b[ENUM_MAX_N * ENUM_MAX_N];
+    uint8_t seq[NINE_MACRO_MAX_LEN];
+    bool ok;
+} enumerator;
+
+static void label_rotate(uint16_t *m, int n, bool left)
+{
+    uint16_t old[ENUM_MAX_N * ENUM_MAX_N];
+    memcpy(old, m, sizeof(uint16_t) * (size_t)(n * n));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            m[i * n + j] = left ? old[j * n + n - 1 - i] : old[(n - 1 - j) * n + i];
+}
+
+static void label_move(enumerator *e, int m)
+{
+    int n = e->n;
+    if (m >= NINE_MOVE_C0) {
+        int c = m - NINE_MOVE_C0;
+        for (int i = 0; i < n; i++) {
+            uint16_t t = e->a[i * n + c];
+            e->a[i * n + c] = e->b[i * n + c];
+            e->b[i * n + c] = t;
+        }
+        return;
+    }
+    label_rotate(m < NINE_MOVE_BL ? e->a : e->b, n, !(m & 1));
+}
+
+static void enum_leaf(enumerator *e, int len)
+{
+    int nn = e->n * e->n, crossing = 0;
+    for (int p = 0; p < nn; p++) crossing += e->a[p] >= nn;
+    if (crossing >= 1 && (crossing <= 3 || len <= ENUM_BULK_LEN) && crossing <= e->max_transfers &&
+        e->ok)
+        e->ok = add_macro(e->bd, e->seq, len);
+}
+
+static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, int rot_b,
+                      bool in_rot);
+
+/* Canonical sequences only: a run of column swaps in increasing order (they commute); a run of
+ * rotations as A's net turn (AL, AL AL or AR) then B's; the first and last move a swap. */
+static void enum_dfs(enumerator *e, int len, int last_col, int rot_a, int rot_b, bool in_rot)
+{
+    if (len > 0 && !in_rot) enum_leaf(e, len);
+    if (len == e->max_len || !e->ok) return;
+    for (int c = (in_rot || len == 0) ? 0 : last_col + 1; c < e->n; c++)
+        enum_push(e, len, NINE_MOVE_C0 + c, c, 0, 0, false);
+    if (len == 0 || len + 2 > e->max_len) return; /* a rotation needs a swap after it */
+    if (rot_b == 0) {
+        if (rot_a == 0) {
+            enum_push(e, len, NINE_MOVE_AL, last_col, 1, 0, true);
+            enum_push(e, len, NINE_MOVE_AR, last_col, 3, 0, true);
+        } else if (rot_a == 1) {
+            enum_push(e, len, NINE_MOVE_AL, last_col, 2, 0, true);
+        }
+        enum_push(e, len, NINE_MOVE_BL, last_col, rot_a ? rot_a : 4, 1, true);
+        enum_push(e, len, NINE_MOVE_BR, last_col, rot_a ? rot_a : 4, 3, true);
+    } else if (rot_b == 1) {
+        enum_push(e, len, NINE_MOVE_BL, last_col, rot_a, 2, true);
+    }
+}
+
+static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, int rot_b,
+                      bool in_rot)
+{
+    e->seq[len] = (uint8_t)m;
+    label_move(e, m);
+    enum_dfs(e, len + 1, last_col, rot_a, rot_b, in_rot);
+    label_move(e, nine_move_inverse(m));
+}
+
+static bool enumerate(builder *bd, int n)
+{
+    enumerator *e = calloc(1, sizeof *e);
+    if (!e) return false;
+    e->bd = bd;
+    e->n = n;
+    e->max_len = ENUM_MAX_LEN;
+    e->max_transfers = ENUM_MAX_TRANSFERS;
+    e->ok = true;
+    for (int p = 0; p < n * n; p++) {
+        e->a[p] = (uint16_t)p;
+        e->b[p] = (uint16_t)(n * n + p);
+    }
+    enum_dfs(e, 0, 0, 0, 0, false);
+    bool ok = e->ok;
+    free(e);
+    return ok;
+}
+
+/* Commutators of a column group: [Ca, X Cb1..Cbk X'] overlaps in k cells, one per b, so it
+ * carries k cells each way for 2k + 5 moves (its closing X' left to the next set-up), where k
+ * single commutators would cost 7k; likewise [Ca1..Cak, X Cb X'] for k cells sharing a row. */
+static bool add_groups(builder *bd, int n)
+{
+    bool ok = true;
+    for (int x = 0; x < 4 && ok; x++)
+        for (int k = 2; k <= GROUP_MAX; k++)
+            for (int side = 0; side < 2 && ok; side++)
+                for (int lone = 0; lone < n && ok; lone++) {
+                    /* every k-subset of the other columns, by a bit mask */
+                    uint64_t limit = (uint64_t)1 << n;
+                    for (uint64_t set = 0; set < limit && ok; set++) {
+                        if (__builtin_popcountll(set) != k || ((set >> lone) & 1u)) continue;
+                        uint8_t group[GROUP_MAX], m[NINE_MACRO_MAX_LEN];
+                        int g = 0, len = 0;
+                        for (int c = 0; c < n; c++)
+                            if ((set >> c) & 1u) group[g++] = (uint8_t)(NINE_MOVE_C0 + c);
+                        for (int half = 0; half < 2; half++) {
+                            if (side == 0)
+                                m[len++] = (uint8_t)(NINE_MOVE_C0 + lone);
+                            else
+                                for (int t = 0; t < k; t++) m[len++] = group[t];
+                            m[len++] = (uint8_t)x;
+                            if (side == 0)
+                                for (int t = 0; t < k; t++) m[len++] = group[t];
+                            else
+                                m[len++] = (uint8_t)(NINE_MOVE_C0 + lone);
+                            if (half == 0) m[len++] = (uint8_t)(x ^ 1);
+                        }
+                        ok = add_macro(bd, m, len);
+                    }
+                }
+    return ok;
+}
+
+/* Order: same effect together (flat libraries), then shortest first. */
+static int by_effect(const void *x, const void *y)
+{
+    const nine_macro *a = x, *b = y;
+    for (int w = 0; w < 2; w++) {
+        if (a->flat_a[w] != b->flat_a[w]) return a->flat_a[w] < b->flat_a[w] ? -1 : 1;
+        if (a->flat_b[w] != b->flat_b[w]) return a->flat_b[w] < b->flat_b[w] ? -1 : 1;
+    }
+    return (int)a->len - (int)b->len;
+}
+
+/* Best possible rate first: transfers / len, larger first. */
+static int by_rate(const void *x, const void *y)
+{
+    const nine_macro *a = x, *b = y;
+    long lhs = (long)a->transfers * b->len, rhs = (long)b->transfers * a->len;
+    if (lhs != rhs) return lhs > rhs ? -1 : 1;
+    return (int)a->len - (int)b->len;
+}
+
+/* Drops macros whose effect a shorter one already has, and sorts by best possible rate so that
+ * a search can stop at the first macro that cannot beat what it holds. */
+static void tidy(nine_library *lib)
+{
+    if (lib->flat && lib->count > 0) {
+        qsort(lib->macros, (size_t)lib->count, sizeof *lib->macros, by_effect);
+        int kept = 1;
+        for (int t = 1; t < lib->count; t++) {
+            const nine_macro *p = &lib->macros[kept - 1], *m = &lib->macros[t];
+            if (memcmp(p->flat_a, m->flat_a, sizeof p->flat_a) == 0 &&
+                memcmp(p->flat_b, m->flat_b, sizeof p->flat_b) == 0)
+                continue;
+            lib->macros[kept++] = *m;
+        }
+        lib->count = kept;
+    }
+    qsort(lib->macros, (size_t)lib->count, sizeof *lib->macros, by_rate);
+}
+
+static bool pack_masks(nine_library *lib)
+{
+    if (!lib->flat) return true;
+    lib->masks = malloc(sizeof *lib->masks * (size_t)(lib->count ? lib->count : 1));
+    if (!lib->masks) return false;
+    for (int t = 0; t < lib->count; t++) {
+        const nine_macro *m = &lib->macros[t];
+        lib->masks[t][0] = m->flat_a[0];
+        lib->masks[t][1] = m->flat_a[1];
+        lib->masks[t][2] = m->flat_b[0];
+        lib->masks[t][3] = m->flat_b[1];
+    }
     return true;
 }
 
@@ -89,6 +293,7 @@ bool nine_library_build(nine_library *lib, int n)
 {
     memset(lib, 0, sizeof *lib);
     lib->n = n;
+    lib->flat = n * n <= 128;
     builder *bd = calloc(1, sizeof *bd);
     if (!bd) return false;
     bd->lib = lib;
@@ -97,21 +302,39 @@ bool nine_library_build(nine_library *lib, int n)
         uint8_t m[1] = {(uint8_t)(NINE_MOVE_C0 + c)};
         ok = add_macro(bd, m, 1);
     }
-    for (int x = 0; x < 4 && ok; x++)
-        for (int c = 0; c < n && ok; c++) {
-            uint8_t cc = (uint8_t)(NINE_MOVE_C0 + c);
-            uint8_t m[5] = {cc, (uint8_t)x, cc, (uint8_t)(x ^ 1), cc};
-            ok = add_macro(bd, m, 5);
-        }
-    for (int x = 0; x < 4 && ok; x++)
-        for (int a = 0; a < n && ok; a++)
-            for (int b = 0; b < n && ok; b++) {
-                if (a == b) continue;
-                uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
-                uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
-                ok = add_macro(bd, m, 7);
+    if (n <= ENUM_MAX_N) {
+        if (ok) ok = enumerate(bd, n);
+        if (ok) ok = add_groups(bd, n);
+    } else {
+        for (int x = 0; x < 4 && ok; x++)
+            for (int c = 0; c < n && ok; c++) {
+                uint8_t cc = (uint8_t)(NINE_MOVE_C0 + c);
+                uint8_t m[5] = {cc, (uint8_t)x, cc, (uint8_t)(x ^ 1), cc};
+                ok = add_macro(bd, m, 5);
             }
+        lib->comm = malloc(sizeof(int16_t) * 2 * 4 * (size_t)(n * n));
+        ok = ok && lib->comm;
+        for (int x = 0; x < 4 && ok; x++)
+            for (int a = 0; a < n && ok; a++)
+                for (int b = 0; b < n && ok; b++) {
+                    int16_t *entry = lib->comm + ((x * n + a) * n + b) * 2;
+                    entry[0] = entry[1] = -1;
+                    if (a == b) continue;
+                    uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
+                    uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
+                    int before = lib->count;
+                    ok = add_macro(bd, m, 7);
+                    const nine_macro *added = &lib->macros[lib->count - 1];
+                    if (ok && lib->count > before && added->transfers == 1) {
+                        int cell_a = lib->pool[added->first], cell_b = lib->pool[added->first + 1];
+                        entry[0] = (int16_t)(((cell_a / n) << 8) | (cell_a % n));
+                        entry[1] = (int16_t)(((cell_b / n) << 8) | (cell_b % n));
+                    }
+                }
+    }
     free(bd);
+    if (ok) tidy(lib);
+    if (ok) ok = pack_masks(lib);
     if (!ok) nine_library_free(lib);
     return ok;
 }
@@ -120,5 +343,22 @@ void nine_library_free(nine_library *lib)
 {
     free(lib->macros);
     free(lib->pool);
+    free(lib->masks);
+    free(lib->comm);
     memset(lib, 0, sizeof *lib);
+}
+
+/* One library per board size, built on first use and read-only afterwards. */
+static nine_library cache[NINE_MAX_N + 1];
+static bool cached[NINE_MAX_N + 1];
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const nine_library *nine_library_get(int n)
+{
+    const nine_library *lib = NULL;
+    pthread_mutex_lock(&cache_lock);
+    if (!cached[n]) cached[n] = nine_library_build(&cache[n], n);
+    if (cached[n]) lib = &cache[n];
+    pthread_mutex_unlock(&cache_lock);
+    return lib;
 }

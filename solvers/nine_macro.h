@@ -10,14 +10,17 @@
 
 #include "nine_board.h"
 
-#define NINE_MACRO_MAX_LEN 8
+#define NINE_MACRO_MAX_LEN 11
 
 typedef struct nine_macro {
     uint8_t len;
     uint8_t moves[NINE_MACRO_MAX_LEN];
     uint16_t transfers; /* cells each way */
     uint32_t first;     /* index in the library's pool: A sources, then as many B sources */
+    uint64_t flat_a[2], flat_b[2]; /* the same as bit sets of cells i * n + j, when n * n <= 128 */
 } nine_macro;
+
+typedef uint64_t nine_masks[4]; /* a macro's flat_a and flat_b, packed for the search loop */
 
 typedef struct nine_library {
     int n;
@@ -25,12 +28,23 @@ typedef struct nine_library {
     nine_macro *macros;
     uint16_t *pool; /* cell positions i * n + j */
     size_t pool_len;
+    bool flat;         /* n * n <= 128: the flat masks are filled */
+    nine_masks *masks; /* flat libraries: masks[i] of macros[i] */
+    /* Large boards (no enumeration): the cells carried by the commutator Ca X Cb X' Ca X Cb,
+     * comm[((x * n + a) * n + b) * 2 + 0] leaving A and [.. + 1] leaving B, as row << 8 | col;
+     * -1 when a == b.
+     * Commutators sharing a or b combine into one group commutator (see nine_greedy.c). */
+    int16_t *comm;
 } nine_library;
 
-/* Builds the library for n (2 <= n <= 64): every column swap, the 5-move single transfers
- * Ck X Ck X' Ck and the 7-move commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse).
- * false when out of memory. */
+/* Builds the library for n (2 <= n <= 64): every column swap, and either (small n) every short
+ * sequence that carries few cells, or the 5-move single transfers Ck X Ck X' Ck and the 7-move
+ * commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse). false when out of memory. */
 bool nine_library_build(nine_library *lib, int n);
 void nine_library_free(nine_library *lib);
+
+/* The library for n, built once per process (thread-safe) and never freed; NULL when out of
+ * memory. */
+const nine_library *nine_library_get(int n);
 
 #endif

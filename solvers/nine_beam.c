@@ -1,0 +1,197 @@
+/* Beam search by cost: partial solutions are filed by the moves they have spent; buckets are
+ * taken in order of cost and each keeps only the `width` partial solutions with the fewest ones
+ * left in A. No exchange rate between moves and ones is needed, and the first solution reached
+ * is the shortest the beam can see. Nodes live in one arena and are read back by parent link. */
+#include "nine_beam.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEEN_SLOTS ((size_t)1 << 16)
+
+typedef struct node {
+    nine_board board;
+    uint64_t hash;
+    int parent;
+    nine_step step;
+    int g, ones;
+} node;
+
+typedef struct arena {
+    node *v;
+    size_t len, cap;
+} arena;
+
+static int arena_push(arena *a, const node *x)
+{
+    if (a->len == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 1024;
+        node *v = realloc(a->v, cap * sizeof *v);
+        if (!v) return -1;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->len] = *x;
+    return (int)a->len++;
+}
+
+static uint64_t board_hash(const nine_board *bd)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < bd->n; i++) {
+        h = (h ^ bd->a[i]) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ bd->b[i]) * 0x94D049BB133111EBull;
+    }
+    return h ^ (h >> 31);
+}
+
+/* Boards already filed, with the least cost they were reached at: open addressing on the hash. */
+typedef struct seen_set {
+    uint64_t *key;
+    int *cost;
+    size_t mask;
+} seen_set;
+
+/* true when h was seen at a cost <= g; else records (h, g). A full table just stops recording. */
+static bool seen_before(seen_set *s, uint64_t h, int g)
+{
+    h |= 1; /* 0 marks an empty slot */
+    for (size_t i = h & s->mask, probes = 0; probes <= s->mask; i = (i + 1) & s->mask, probes++) {
+        if (s->key[i] == 0) {
+            s->key[i] = h;
+            s->cost[i] = g;
+            return false;
+        }
+        if (s->key[i] == h) {
+            if (s->cost[i] <= g) return true;
+            s->cost[i] = g;
+            return false;
+        }
+        if (probes > 64) return false;
+    }
+    return false;
+}
+
+static bool read_back(const arena *ar, int at, const nine_library *lib, const nine_board *start,
+                      nine_moves *out)
+{
+    int depth = 0;
+    for (int k = at; ar->v[k].parent >= 0; k = ar->v[k].parent) depth++;
+    int *chain = malloc(sizeof(int) * (size_t)(depth + 1));
+    if (!chain) return false;
+    int d = depth;
+    for (int k = at; ar->v[k].parent >= 0; k = ar->v[k].parent) chain[--d] = k;
+    nine_board bd = *start;
+    out->len = 0;
+    bool ok = true;
+    for (int t = 0; t < depth && ok; t++)
+        ok = nine_step_apply(&bd, lib, &ar->v[chain[t]].step, out);
+    free(chain);
+    return ok;
+}
+
+/* Out of time: the partial solution with the fewest ones in the bucket at hand is completed by
+ * the greedy (quick, and needs no budget: it ends after at most one step per one of A). */
+static nine_greedy_status finish_greedily(const arena *ar, const int *bucket, int fill,
+                                          const nine_library *lib, const nine_board *start,
+                                          nine_moves *out)
+{
+    int pick = bucket[0];
+    for (int u = 1; u < fill; u++)
+        if (ar->v[bucket[u]].ones < ar->v[pick].ones) pick = bucket[u];
+    nine_moves moves = {0};
+    if (!read_back(ar, pick, lib, start, &moves)) return NINE_GREEDY_NO_MEMORY;
+    nine_board bd = ar->v[pick].board;
+    budget unlimited;
+    budget_init_unlimited(&unlimited);
+    nine_greedy_status st = nine_greedy_solve(&bd, lib, &moves, &unlimited);
+    if (st == NINE_GREEDY_OK && (out->len == 0 || moves.len < out->len)) {
+        nine_moves swap = *out;
+        *out = moves;
+        moves = swap;
+    }
+    nine_moves_free(&moves);
+    return st;
+}
+
+nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib, int width,
+                                   int per_node, int bound, nine_moves *out, budget *b)
+{
+    arena ar = {0};
+    nine_greedy_status status = NINE_GREEDY_OK;
+    int *buckets = malloc(sizeof(int) * (size_t)width * (size_t)(bound + 1));
+    int *fill = calloc((size_t)bound + 1, sizeof(int));
+    nine_step *steps = malloc(sizeof(nine_step) * (size_t)per_node);
+    seen_set seen = {calloc(SEEN_SLOTS, sizeof(uint64_t)), calloc(SEEN_SLOTS, sizeof(int)),
+                     SEEN_SLOTS - 1};
+    node root = {*start, board_hash(start),       -1, {0, 0, 0, 0, 0, 0, 0, 0},
+                 0,      nine_board_ones_a(start)};
+    int best = -1, at = -1;
+    if (!buckets || !fill || !steps || !seen.key || !seen.cost ||
+        (at = arena_push(&ar, &root)) < 0) {
+        status = NINE_GREEDY_NO_MEMORY;
+        goto done;
+    }
+    buckets[0] = at;
+    fill[0] = 1;
+    int cut_at = -1; /* the bucket being worked on when time ran out */
+    for (int g = 0; g < bound && best < 0 && cut_at < 0; g++) {
+        for (int t = 0; t < fill[g] && cut_at < 0; t++) {
+            if (budget_expired(b)) {
+                cut_at = g;
+                break;
+            }
+            int pi = buckets[(size_t)g * width + t];
+            int k = nine_step_candidates(&ar.v[pi].board, lib, steps, per_node);
+            for (int s = 0; s < k; s++) {
+                int cg = g + steps[s].cost;
+                if (cg >= bound) continue;
+                node x;
+                x.board = ar.v[pi].board;
+                x.parent = pi;
+                x.step = steps[s];
+                x.g = cg;
+                x.ones = ar.v[pi].ones - steps[s].red;
+                int *bk = buckets + (size_t)cg * width;
+                /* The bucket's worst, to beat when it is full. */
+                int worst = -1;
+                if (fill[cg] == width) {
+                    worst = 0;
+                    for (int u = 1; u < width; u++)
+                        if (ar.v[bk[u]].ones > ar.v[bk[worst]].ones) worst = u;
+                    if (ar.v[bk[worst]].ones <= x.ones) continue;
+                }
+                nine_step_apply(&x.board, lib, &x.step, NULL);
+                x.hash = board_hash(&x.board);
+                if (seen_before(&seen, x.hash, cg)) continue;
+                int xi = arena_push(&ar, &x);
+                if (xi < 0) {
+                    status = NINE_GREEDY_NO_MEMORY;
+                    goto done;
+                }
+                if (x.ones == 0) {
+                    if (best < 0 || cg < ar.v[best].g) best = xi;
+                    bound = cg; /* nothing at this cost or more can beat it */
+                    continue;
+                }
+                if (worst >= 0)
+                    bk[worst] = xi;
+                else
+                    bk[fill[cg]++] = xi;
+            }
+        }
+    }
+    out->len = 0;
+    if (best >= 0 && !read_back(&ar, best, lib, start, out)) status = NINE_GREEDY_NO_MEMORY;
+    if (cut_at >= 0 && fill[cut_at] > 0 && status == NINE_GREEDY_OK)
+        status =
+            finish_greedily(&ar, buckets + (size_t)cut_at * width, fill[cut_at], lib, start, out);
+done:
+    free(ar.v);
+    free(buckets);
+    free(fill);
+    free(steps);
+    free(seen.key);
+    free(seen.cost);
+    return status;
+}

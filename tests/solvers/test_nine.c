@@ -1,0 +1,418 @@
+/* The nine solver, checked by this file's own simulator (plain int grids, the contest's rotation
+ * formulas) and its own breadth-first search: every 3 x 3 answer is a shortest one, every answer
+ * replays to the goal, unsolvable states are refused with a real failing orbit. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nine.h"
+
+enum { MAXN = 64 };
+
+typedef struct grid {
+    int n;
+    unsigned char a[MAXN][MAXN], b[MAXN][MAXN];
+} grid;
+
+/* The rules as the statement gives them: AL new[i][j] = old[j][n-1-i], AR new[i][j] =
+ * old[n-1-j][i]; "Ck" swaps column k (1-based). Moves by name, so the test trusts no code. */
+static void sim_rotate(unsigned char m[MAXN][MAXN], int n, int left)
+{
+    static unsigned char old[MAXN][MAXN];
+    memcpy(old, m, sizeof old);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) m[i][j] = left ? old[j][n - 1 - i] : old[n - 1 - j][i];
+}
+
+static void sim_move(grid *g, const char *name)
+{
+    if (name[0] == 'C') {
+        int k = atoi(name + 1);
+        ck_assert_msg(k >= 1 && k <= g->n, "column %s out of range", name);
+        for (int i = 0; i < g->n; i++) {
+            unsigned char t = g->a[i][k - 1];
+            g->a[i][k - 1] = g->b[i][k - 1];
+            g->b[i][k - 1] = t;
+        }
+        return;
+    }
+    ck_assert_msg(strlen(name) == 2 && (name[0] == 'A' || name[0] == 'B') &&
+                      (name[1] == 'L' || name[1] == 'R'),
+                  "bad move %s", name);
+    sim_rotate(name[0] == 'A' ? g->a : g->b, g->n, name[1] == 'L');
+}
+
+static int sim_goal(const grid *g)
+{
+    for (int i = 0; i < g->n; i++)
+        for (int j = 0; j < g->n; j++)
+            if (g->a[i][j] != 0 || g->b[i][j] != 1) return 0;
+    return 1;
+}
+
+/* The test's own solvability rule: each orbit {(i,j),(j,n-1-i),(n-1-i,n-1-j),(n-1-j,i)}. */
+static int sim_solvable(const grid *g)
+{
+    int n = g->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int r[4] = {i, j, n - 1 - i, n - 1 - j}, c[4] = {j, n - 1 - i, n - 1 - j, i};
+            int ones = 0, size = 0;
+            for (int t = 0; t < 4; t++) {
+                int dup = 0;
+                for (int u = 0; u < t; u++) dup |= r[u] == r[t] && c[u] == c[t];
+                if (dup) continue;
+                size++;
+                ones += g->a[r[t]][c[t]] + g->b[r[t]][c[t]];
+            }
+            if (ones != size) return 0;
+        }
+    return 1;
+}
+
+static void to_board(const grid *g, nine_board *bd)
+{
+    memset(bd, 0, sizeof *bd);
+    bd->n = g->n;
+    for (int i = 0; i < g->n; i++)
+        for (int j = 0; j < g->n; j++) {
+            bd->a[i] |= (uint64_t)g->a[i][j] << j;
+            bd->b[i] |= (uint64_t)g->b[i][j] << j;
+        }
+}
+
+/* Solves, replays by name in the simulator, returns the move count (-1 when not NINE_OK). */
+static long solve_and_replay(const grid *g, long max_moves, long improve_ms, bool *optimal)
+{
+    nine_board bd;
+    to_board(g, &bd);
+    budget b;
+    budget_init_unlimited(&b);
+    nine_solution s;
+    nine_status st = nine_solve_ex(&bd, max_moves, improve_ms, &b, &s);
+    ck_assert_int_eq(st, s.status);
+    if (optimal) *optimal = s.optimal;
+    if (st != NINE_OK) {
+        nine_solution_free(&s);
+        return -1;
+    }
+    grid w = *g;
+    for (size_t t = 0; t < s.move_count; t++) {
+        char name[4];
+        nine_move_name(s.moves[t], name);
+        sim_move(&w, name);
+    }
+    ck_assert_msg(sim_goal(&w), "the %zu moves do not reach the goal (n=%d)", s.move_count, g->n);
+    long count = (long)s.move_count;
+    nine_solution_free(&s);
+    return count;
+}
+
+/* 3 x 3 states as 18 bits: A's cells row-major, then B's. */
+static void decode3(unsigned s, grid *g)
+{
+    memset(g, 0, sizeof *g);
+    g->n = 3;
+    for (int c = 0; c < 9; c++) {
+        g->a[c / 3][c % 3] = (s >> c) & 1u;
+        g->b[c / 3][c % 3] = (s >> (9 + c)) & 1u;
+    }
+}
+
+static unsigned encode3(const grid *g)
+{
+    unsigned s = 0;
+    for (int c = 0; c < 9; c++)
+        s |= (unsigned)g->a[c / 3][c % 3] << c | (unsigned)g->b[c / 3][c % 3] << (9 + c);
+    return s;
+}
+
+static const char *const moves3[] = {"AL", "AR", "BL", "BR", "C1", "C2", "C3"};
+static signed char dist3[1u << 18];
+
+static void bfs3(long *reached, int *deepest)
+{
+    memset(dist3, -1, sizeof dist3);
+    unsigned *queue = malloc(sizeof(unsigned) << 18);
+    ck_assert_ptr_nonnull(queue);
+    size_t head = 0, tail = 0;
+    queue[tail++] = 0x1FFu << 9;
+    dist3[0x1FFu << 9] = 0;
+    while (head < tail) {
+        unsigned s = queue[head++];
+        for (int m = 0; m < 7; m++) {
+            grid g;
+            decode3(s, &g);
+            sim_move(&g, moves3[m]);
+            unsigned u = encode3(&g);
+            if (dist3[u] >= 0) continue;
+            dist3[u] = (signed char)(dist3[s] + 1);
+            *deepest = dist3[u];
+            queue[tail++] = u;
+        }
+    }
+    *reached = (long)tail;
+    free(queue);
+}
+
+START_TEST(every_3x3_state_gets_a_shortest_answer)
+{
+    long reached = 0;
+    int deepest = 0;
+    bfs3(&reached, &deepest);
+    ck_assert_int_eq(reached, 9800); /* NOTES.md: 9 800 solvable states, at most 10 moves */
+    ck_assert_int_eq(deepest, 10);
+    long solvable = 0, unsolvable = 0;
+    for (unsigned s = 0; s < (1u << 18); s++) {
+        if (__builtin_popcount(s) != 9) continue;
+        grid g;
+        decode3(s, &g);
+        bool optimal = false;
+        long count = solve_and_replay(&g, -1, 0, &optimal);
+        if (sim_solvable(&g)) {
+            ck_assert_int_ge(dist3[s], 0);
+            ck_assert_int_eq(count, dist3[s]);
+            ck_assert(optimal);
+            solvable++;
+        } else {
+            ck_assert_int_eq(dist3[s], -1);
+            ck_assert_int_eq(count, -1);
+            unsolvable++;
+        }
+    }
+    ck_assert_int_eq(solvable, 9800);
+    ck_assert_int_eq(unsolvable, 48620 - 9800);
+}
+END_TEST
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A uniformly random solvable state: in each orbit, the orbit's size ones among its cells of A
+ * and B. Built from the test's own orbit formula. */
+static void random_solvable(grid *g, int n)
+{
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    for (int i = 0; i < (n + 1) / 2; i++)
+        for (int j = 0; j < n / 2 + (n % 2 && i < n / 2 ? 0 : n % 2); j++) {
+            int r[4] = {i, j, n - 1 - i, n - 1 - j}, c[4] = {j, n - 1 - i, n - 1 - j, i};
+            int size = (n % 2 && i == n / 2 && j == n / 2) ? 1 : 4;
+            unsigned char *cell[8];
+            for (int t = 0; t < size; t++) {
+                cell[t] = &g->a[r[t]][c[t]];
+                cell[size + t] = &g->b[r[t]][c[t]];
+            }
+            for (int t = 2 * size - 1; t > 0; t--) {
+                int u = (int)(rnd() % (uint64_t)(t + 1));
+                unsigned char *x = cell[t];
+                cell[t] = cell[u];
+                cell[u] = x;
+            }
+            for (int t = 0; t < size; t++) *cell[t] = 1;
+        }
+    ck_assert(sim_solvable(g));
+}
+
+START_TEST(random_9x9_states_within_999_moves)
+{
+    long worst = 0, sum = 0;
+    for (int k = 0; k < 1000; k++) {
+        grid g;
+        random_solvable(&g, 9);
+        long count = solve_and_replay(&g, -1, 0, NULL);
+        ck_assert_int_ge(count, 0);
+        ck_assert_int_le(count, 999);
+        if (count > worst) worst = count;
+        sum += count;
+    }
+    ck_assert_int_le(worst, 999);
+    ck_assert_int_gt(sum, 40 * 1000); /* the counting bound: below 40 on average is impossible */
+}
+END_TEST
+
+START_TEST(random_9x9_states_with_the_default_improvement)
+{
+    for (int k = 0; k < 5; k++) {
+        grid g;
+        random_solvable(&g, 9);
+        long plain = solve_and_replay(&g, -1, 0, NULL);
+        long improved = solve_and_replay(&g, -1, 40, NULL);
+        ck_assert_int_ge(improved, 0);
+        ck_assert_int_le(improved, plain);
+    }
+}
+END_TEST
+
+START_TEST(the_most_ones_in_a_9x9)
+{
+    grid g;
+    memset(&g, 0, sizeof g);
+    g.n = 9;
+    memset(g.a, 1, sizeof g.a); /* A all ones, B all zeros: a swap carries at most 9 ones */
+    long count = solve_and_replay(&g, -1, 0, NULL);
+    ck_assert_int_ge(count, 9);
+    ck_assert_int_le(count, 999);
+}
+END_TEST
+
+START_TEST(random_states_of_other_sizes)
+{
+    static const int sizes[] = {1, 2, 4, 5, 6, 7, 8, 10, 16, 33, 64};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int rep = 0; rep < (sizes[k] <= 16 ? 20 : 1); rep++) {
+            grid g;
+            random_solvable(&g, sizes[k]);
+            bool optimal = false;
+            long count = solve_and_replay(&g, -1, 0, &optimal);
+            ck_assert_int_ge(count, 0);
+            if (sizes[k] <= 2) ck_assert(optimal);
+            if (count == 0) ck_assert(sim_goal(&g));
+        }
+}
+END_TEST
+
+/* 2 x 2 against the test's own brute force: iterative deepening over all move sequences. */
+static int shortest2(const grid *g, int depth)
+{
+    if (sim_goal(g)) return 1;
+    if (depth == 0) return 0;
+    static const char *const moves2[] = {"AL", "AR", "BL", "BR", "C1", "C2"};
+    for (int m = 0; m < 6; m++) {
+        grid w = *g;
+        sim_move(&w, moves2[m]);
+        if (shortest2(&w, depth - 1)) return 1;
+    }
+    return 0;
+}
+
+START_TEST(every_2x2_state_gets_a_shortest_answer)
+{
+    int solvable = 0;
+    for (unsigned s = 0; s < 256; s++) {
+        if (__builtin_popcount(s) != 4) continue;
+        grid g;
+        memset(&g, 0, sizeof g);
+        g.n = 2;
+        for (int c = 0; c < 4; c++) {
+            g.a[c / 2][c % 2] = (s >> c) & 1u;
+            g.b[c / 2][c % 2] = (s >> (4 + c)) & 1u;
+        }
+        bool optimal = false;
+        long count = solve_and_replay(&g, -1, 0, &optimal);
+        ck_assert(optimal);
+        int d = 0;
+        while (!shortest2(&g, d)) d++;
+        ck_assert_int_eq(count, d);
+        solvable++;
+    }
+    ck_assert_int_eq(solvable, 70); /* one orbit: every state with 4 ones is solvable */
+}
+END_TEST
+
+START_TEST(unsolvable_states_name_a_failing_orbit)
+{
+    static const int sizes[] = {1, 2, 3, 4, 5, 9, 16, 64};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int rep = 0; rep < 10; rep++) {
+            int n = sizes[k];
+            grid g;
+            random_solvable(&g, n);
+            int i = (int)(rnd() % (uint64_t)n), j = (int)(rnd() % (uint64_t)n);
+            if (rnd() & 1)
+                g.a[i][j] ^= 1;
+            else
+                g.b[i][j] ^= 1;
+            ck_assert(!sim_solvable(&g));
+            nine_board bd;
+            to_board(&g, &bd);
+            budget b;
+            budget_init_unlimited(&b);
+            nine_solution s;
+            ck_assert_int_eq(nine_solve(&bd, -1, &b, &s), NINE_UNSOLVABLE);
+            /* The named orbit is (i, j)'s, and its count is what the test finds there. */
+            int ones = 0, hit = 0;
+            for (int t = 0; t < s.orbit.cells; t++) {
+                int r = s.orbit.row[t], c = s.orbit.col[t];
+                ones += g.a[r][c] + g.b[r][c];
+                hit |= r == i && c == j;
+            }
+            ck_assert(hit);
+            ck_assert_int_eq(ones, s.orbit.ones);
+            ck_assert_int_ne(ones, s.orbit.cells);
+            ck_assert_int_eq(s.orbit.cells, (n % 2 && i == n / 2 && j == n / 2) ? 1 : 4);
+            nine_solution_free(&s);
+        }
+}
+END_TEST
+
+START_TEST(max_moves_is_respected)
+{
+    long reached;
+    int deepest;
+    bfs3(&reached, &deepest);
+    for (int k = 0; k < 200; k++) {
+        grid g;
+        random_solvable(&g, 3);
+        int d = dist3[encode3(&g)];
+        bool optimal = false;
+        ck_assert_int_eq(solve_and_replay(&g, d, 0, &optimal), d);
+        if (d > 0) {
+            ck_assert_int_eq(solve_and_replay(&g, d - 1, 0, &optimal), -1);
+            ck_assert(optimal); /* for 3 x 3 the refusal is a proof */
+        }
+    }
+    grid g;
+    random_solvable(&g, 9);
+    long free_count = solve_and_replay(&g, -1, 0, NULL);
+    ck_assert_int_eq(solve_and_replay(&g, free_count, 0, NULL), free_count);
+    ck_assert_int_eq(solve_and_replay(&g, 0, 0, NULL), -1);
+    memset(g.a, 0, sizeof g.a);
+    memset(g.b, 1, sizeof g.b);
+    ck_assert_int_eq(solve_and_replay(&g, 0, 0, NULL), 0); /* already solved */
+}
+END_TEST
+
+START_TEST(an_expired_budget_stops_the_construction)
+{
+    grid g;
+    random_solvable(&g, 64);
+    nine_board bd;
+    to_board(&g, &bd);
+    budget b;
+    budget_init_ms(&b, 0, NULL);
+    nine_solution s;
+    ck_assert_int_eq(nine_solve(&bd, -1, &b, &s), NINE_TIME_LIMIT);
+    ck_assert_ptr_null(s.moves);
+    nine_solution_free(&s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("nine");
+    TCase *tc = tcase_create("nine");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, every_3x3_state_gets_a_shortest_answer);
+    tcase_add_test(tc, random_9x9_states_within_999_moves);
+    tcase_add_test(tc, random_9x9_states_with_the_default_improvement);
+    tcase_add_test(tc, the_most_ones_in_a_9x9);
+    tcase_add_test(tc, random_states_of_other_sizes);
+    tcase_add_test(tc, every_2x2_state_gets_a_shortest_answer);
+    tcase_add_test(tc, unsolvable_states_name_a_failing_orbit);
+    tcase_add_test(tc, max_moves_is_respected);
+    tcase_add_test(tc, an_expired_budget_stops_the_construction);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,125 @@
+#include "mayan_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WAYS 4
+#define FIRST_BUCKETS 1024
+
+static size_t slot_words(const mayan_table *t)
+{
+    return (size_t)t->words + 1;
+}
+
+static uint64_t key_hash(const uint64_t *key, int words)
+{
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    for (int i = 0; i < words; i++) {
+        h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
+static uint64_t *bucket_of(const mayan_table *t, const uint64_t *key)
+{
+    size_t b = (size_t)key_hash(key, t->words) & (t->nbuckets - 1);
+    return t->slots + b * WAYS * slot_words(t);
+}
+
+/* The deepest failure of a mask: how costly the entry was to find. */
+static int mask_top(uint64_t mask)
+{
+    return 63 - __builtin_clzll(mask);
+}
+
+/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. */
+static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
+{
+    size_t sw = slot_words(t);
+    uint64_t *bucket = bucket_of(t, key);
+    uint64_t *victim = NULL;
+    int victim_top = 64;
+    for (int i = 0; i < WAYS; i++) {
+        uint64_t *slot = bucket + (size_t)i * sw;
+        uint64_t *meta = slot + t->words;
+        if (*meta == 0) {
+            if (!victim || victim_top >= 0) victim = slot, victim_top = -1;
+            continue;
+        }
+        if (memcmp(slot, key, (size_t)t->words * sizeof *key) == 0) {
+            *meta |= mask;
+            return;
+        }
+        int top = mask_top(*meta);
+        if (top < victim_top) victim = slot, victim_top = top;
+    }
+    if (victim_top < 0) t->used++;
+    memcpy(victim, key, (size_t)t->words * sizeof *key);
+    victim[t->words] = mask;
+}
+
+static bool allocate(mayan_table *t, size_t nbuckets)
+{
+    uint64_t *slots = calloc(nbuckets * WAYS, slot_words(t) * sizeof *slots);
+    if (!slots) return false;
+    t->slots = slots;
+    t->nbuckets = nbuckets;
+    t->used = 0;
+    return true;
+}
+
+bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
+{
+    t->words = words;
+    t->max_bytes = max_bytes;
+    return allocate(t, FIRST_BUCKETS);
+}
+
+void mayan_table_free(mayan_table *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+}
+
+size_t mayan_table_bytes(const mayan_table *t)
+{
+    return t->nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
+}
+
+bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)
+{
+    size_t sw = slot_words(t);
+    const uint64_t *bucket = bucket_of(t, key);
+    for (int i = 0; i < WAYS; i++) {
+        const uint64_t *slot = bucket + (size_t)i * sw;
+        if (slot[t->words] && memcmp(slot, key, (size_t)t->words * sizeof *key) == 0)
+            return (slot[t->words] >> depth) & 1;
+    }
+    return false;
+}
+
+/* Doubles the table while it stays within max_bytes; when it cannot, keeps the old one. */
+static void grow(mayan_table *t)
+{
+    size_t bytes = mayan_table_bytes(t);
+    if (bytes > t->max_bytes / 2) return;
+    mayan_table old = *t;
+    if (!allocate(t, old.nbuckets * 2)) {
+        *t = old;
+        return;
+    }
+    size_t sw = slot_words(&old);
+    for (size_t i = 0; i < old.nbuckets * WAYS; i++) {
+        const uint64_t *slot = old.slots + i * sw;
+        if (slot[old.words]) place(t, slot, slot[old.words]);
+    }
+    free(old.slots);
+}
+
+void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth)
+{
+    if (t->used * 4 > t->nbuckets * WAYS * 3) grow(t);
+    place(t, key, (uint64_t)1 << depth);
+}

@@ -108,6 +108,7 @@ static void grow(mayan_table *t)
     mayan_table old = *t;
     if (!allocate(t, old.nbuckets * 2)) {
         *t = old;
+        t->max_bytes = bytes; /* out of memory: stay at this size and replace from now on */
         return;
     }
     size_t sw = slot_words(&old);

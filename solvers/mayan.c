@@ -127,8 +127,8 @@ static bool has_dead_colour(const unsigned short *counts)
 static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply);
 
 /* Settles the child reached by move (x, y, dir) and searches it with left - 1 moves to go. */
-static bool try_child(search *s, column *child, const unsigned short *counts, bool settled, int left,
-                      int ply, int x, int y, int dir)
+static bool try_child(search *s, column *child, const unsigned short *counts, bool settled,
+                      int left, int ply, int x, int y, int dir)
 {
     unsigned short child_counts[MAYAN_MAX_COLOUR + 1];
     memcpy(child_counts, counts, sizeof child_counts);

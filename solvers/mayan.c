@@ -3,7 +3,7 @@
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
  *     neighbour, (x-1, y, 1), which comes earlier in the order at the same node; likewise every
- *     swap of two equal colours leaves the board as it is, so only the first one is tried.
+ *     swap of two equal colours leaves the board as it is, so only the first one is skip.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
  *  2. Blocks vanish only in runs of three or more of one colour and are never created, so a
  *     colour with exactly 1 or 2 blocks left stays on the board forever: the node is dead at
@@ -67,46 +67,73 @@ static inline column col_remove(column c, int y)
     return below | above;
 }
 
-/* Removes the marked cells (mark: a full nibble 0xF per cell) and lets the rest fall. */
-static column col_compact(column c, uint64_t mark, unsigned short *counts)
+/* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
+ * Branch-free over the column's cells: which cells vanish is unpredictable. */
+static column col_compact(column c, uint64_t mark, unsigned short *counts /* may be NULL */)
 {
+    if (counts)
+        for (uint64_t m = mark; m; m &= m - 1) counts[col_get(c, __builtin_ctzll(m) / 4)]--;
     column out = 0;
-    int to = 0;
-    for (int y = 0; y < 16 && (c >> (4 * y)); y++) {
-        unsigned v = col_get(c, y);
-        if ((mark >> (4 * y)) & 15u)
-            counts[v]--;
-        else
-            out |= (column)v << (4 * to++);
+    int to = 0, h = col_height(c);
+    for (int y = 0; y < h; y++) {
+        uint64_t keep = ((mark >> (4 * y)) & 1) ^ 1;
+        out |= (c >> (4 * y) & 15u) * keep << (4 * to);
+        to += (int)keep;
     }
     return out;
 }
 
-/* Vanishes runs until the board is still. Returns true when anything vanished. */
-static bool settle(column *col, int width, unsigned short *counts)
+static inline int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static inline int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* Vanishes runs until the board is still; returns true when anything vanished.
+ *
+ * Only columns lo..hi changed since the board was last still, so every new run has a cell
+ * there: vertical runs are looked for in lo..hi only, horizontal ones in the windows of three
+ * columns that overlap lo..hi. After a removal, the columns that lost blocks are the new
+ * range (a run of cells that did not move would have vanished in the round before). */
+static bool settle(column *col, int width, int lo, int hi, unsigned short *counts)
 {
     bool any = false;
     for (;;) {
-        uint64_t mark[MAYAN_MAX_SIDE] = {0};
-        bool found = false;
-        for (int x = 0; x < width; x++) {
-            uint64_t e = nib_same(col[x], col[x] >> 4);
-            uint64_t r = e & (e >> 4);
-            if (r) mark[x] |= r | r << 4 | r << 8, found = true;
+        int mlo = imax(lo - 2, 0), mhi = imin(hi + 2, width - 1);
+        uint64_t mark[MAYAN_MAX_SIDE];
+        uint64_t found = 0;
+        for (int x = mlo; x <= mhi; x++) {
+            uint64_t r = 0;
+            if (x >= lo && x <= hi) {
+                uint64_t e = nib_same(col[x], col[x] >> 4);
+                r = e & (e >> 4);
+                r |= r << 4 | r << 8;
+            }
+            mark[x] = r;
+            found |= r;
         }
-        if (width >= 3) {
-            uint64_t left = nib_same(col[0], col[1]);
-            for (int x = 0; x + 2 < width; x++) {
+        /* Windows x..x+2 with mlo <= x and x + 2 <= mhi. */
+        if (mhi - mlo >= 2) {
+            uint64_t left = nib_same(col[mlo], col[mlo + 1]);
+            for (int x = mlo; x + 2 <= mhi; x++) {
                 uint64_t right = nib_same(col[x + 1], col[x + 2]);
                 uint64_t r = left & right;
-                if (r) mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found = true;
+                mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found |= r;
                 left = right;
             }
         }
         if (!found) return any;
         any = true;
-        for (int x = 0; x < width; x++)
-            if (mark[x]) col[x] = col_compact(col[x], mark[x] * 15u, counts);
+        lo = width, hi = -1;
+        for (int x = mlo; x <= mhi; x++)
+            if (mark[x]) {
+                col[x] = col_compact(col[x], mark[x], counts);
+                lo = imin(lo, x), hi = imax(hi, x);
+            }
     }
 }
 
@@ -124,22 +151,45 @@ static bool has_dead_colour(const unsigned short *counts)
     return false;
 }
 
+/* Would swapping (x, y) = v with (x + 1, y) = u (u != v, both blocks) make a run? On a still
+ * board every new run holds one of the two swapped cells, so four cells of the row and two
+ * short stretches of the two columns decide it; most swaps make no run at all. */
+static bool swap_makes_run(const column *col, int width, int x, int y, unsigned v, unsigned u)
+{
+    /* u lands at (x, y): its row neighbour on the right is now v != u. */
+    if (x >= 2 && col_get(col[x - 1], y) == u && col_get(col[x - 2], y) == u) return true;
+    if (x + 3 < width && col_get(col[x + 2], y) == v && col_get(col[x + 3], y) == v) return true;
+    column a = col[x], b = col[x + 1];
+    uint64_t m = (uint64_t)15 << (4 * y);
+    a = (a & ~m) | ((uint64_t)u << (4 * y));
+    b = (b & ~m) | ((uint64_t)v << (4 * y));
+    uint64_t ea = nib_same(a, a >> 4), eb = nib_same(b, b >> 4);
+    return (ea & (ea >> 4)) | (eb & (eb >> 4));
+}
+
 static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply);
 
-/* Settles the child reached by move (x, y, dir) and searches it with left - 1 moves to go. */
-static bool try_child(search *s, column *child, const unsigned short *counts, bool settled,
-                      int left, int ply, int x, int y, int dir)
+/* Searches the child reached by move (x, y, dir) with left - 1 moves to go. `still`: the move
+ * made no run (the child needs no settling and keeps every block). */
+static bool try_child(search *s, column *child, const unsigned short *counts, bool still, int left,
+                      int ply, int x, int y, int dir)
 {
-    unsigned short child_counts[MAYAN_MAX_COLOUR + 1];
-    memcpy(child_counts, counts, sizeof child_counts);
-    bool vanished = !settled && settle(child, s->width, child_counts);
     bool found;
     if (left == 1) {
-        found = vanished && board_empty(child, s->width);
+        /* Counts matter no more: only an empty board answers. */
+        int lo = dir > 0 ? x : x - 1;
+        found = !still && settle(child, s->width, lo, lo + 1, NULL) && board_empty(child, s->width);
     } else {
-        /* An empty board allows no move; a dead colour never leaves. */
-        if (vanished && (board_empty(child, s->width) || has_dead_colour(child_counts)))
-            return false;
+        unsigned short child_counts[MAYAN_MAX_COLOUR + 1];
+        memcpy(child_counts, counts, sizeof child_counts);
+        if (!still) {
+            /* The move changed columns x and x + dir only. */
+            int lo = dir > 0 ? x : x - 1;
+            /* An empty board allows no move; a dead colour never leaves. */
+            if (settle(child, s->width, lo, lo + 1, child_counts) &&
+                (board_empty(child, s->width) || has_dead_colour(child_counts)))
+                return false;
+        }
         found = dfs(s, child, child_counts, left - 1, ply + 1);
     }
     if (found) s->path[ply] = (mayan_move){x, y, dir};
@@ -167,23 +217,33 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
         for (int y = 0; y < hx; y++) {
             unsigned v = col_get(col[x], y);
             if (x + 1 < w) {
-                memcpy(child, col, (size_t)w * sizeof *col);
-                bool same = false;
+                bool still = false, skip = false;
                 if (y < hr) {
                     unsigned u = col_get(col[x + 1], y);
-                    same = u == v;
-                    if (!same) {
+                    if (u == v) {
+                        /* An equal swap changes nothing: the first one stands for all. */
+                        still = true;
+                        skip = noop_tried;
+                        noop_tried = true;
+                    } else {
+                        /* A swap that makes no run keeps every block: with one move left
+                         * it cannot be the answer. */
+                        still = !swap_makes_run(col, w, x, y, v, u);
+                        skip = still && left == 1;
+                    }
+                    if (!skip) {
+                        memcpy(child, col, (size_t)w * sizeof *col);
                         uint64_t m = (uint64_t)15 << (4 * y);
                         child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
                         child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
                     }
                 } else {
+                    memcpy(child, col, (size_t)w * sizeof *col);
                     child[x] = col_remove(col[x], y);
                     child[x + 1] |= (uint64_t)v << (4 * hr);
                 }
-                if (!(same && noop_tried)) {
-                    noop_tried |= same;
-                    if (try_child(s, child, counts, same, left, ply, x, y, 1)) return true;
+                if (!skip) {
+                    if (try_child(s, child, counts, still, left, ply, x, y, 1)) return true;
                     if (s->timed_out) return false;
                 }
             }
@@ -230,7 +290,7 @@ mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_r
             col[x] |= (column)v << (4 * y);
             counts[v]++;
         }
-    settle(col, board->width, counts);
+    settle(col, board->width, 0, board->width - 1, counts);
     if (board_empty(col, board->width) || has_dead_colour(counts))
         return out->status = MAYAN_NO_SOLUTION;
 

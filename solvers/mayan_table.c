@@ -22,6 +22,13 @@ static uint64_t key_hash(const uint64_t *key, int words)
     return h ^ (h >> 31);
 }
 
+static bool same_key(const uint64_t *a, const uint64_t *b, int words)
+{
+    uint64_t diff = 0;
+    for (int i = 0; i < words; i++) diff |= a[i] ^ b[i];
+    return diff == 0;
+}
+
 static uint64_t *bucket_of(const mayan_table *t, const uint64_t *key)
 {
     size_t b = (size_t)key_hash(key, t->words) & (t->nbuckets - 1);
@@ -48,7 +55,7 @@ static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
             if (!victim || victim_top >= 0) victim = slot, victim_top = -1;
             continue;
         }
-        if (memcmp(slot, key, (size_t)t->words * sizeof *key) == 0) {
+        if (same_key(slot, key, t->words)) {
             *meta |= mask;
             return;
         }
@@ -94,7 +101,7 @@ bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)
     const uint64_t *bucket = bucket_of(t, key);
     for (int i = 0; i < WAYS; i++) {
         const uint64_t *slot = bucket + (size_t)i * sw;
-        if (slot[t->words] && memcmp(slot, key, (size_t)t->words * sizeof *key) == 0)
+        if (slot[t->words] && same_key(slot, key, t->words))
             return (slot[t->words] >> depth) & 1;
     }
     return false;

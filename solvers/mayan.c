@@ -28,6 +28,7 @@ typedef uint64_t column;
 typedef struct search {
     int width;
     budget *b;
+    bool use_table;
     mayan_table table;
     mayan_move path[MAYAN_MAX_MOVES];
     bool timed_out;
@@ -202,7 +203,7 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
         s->timed_out = true;
         return false;
     }
-    if (mayan_table_failed(&s->table, col, left)) {
+    if (s->use_table && mayan_table_failed(&s->table, col, left)) {
         s->table_hits++;
         return false;
     }
@@ -257,7 +258,7 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
             }
         }
     }
-    mayan_table_add_failure(&s->table, col, left);
+    if (s->use_table) mayan_table_add_failure(&s->table, col, left);
     return false;
 }
 
@@ -279,6 +280,12 @@ static bool board_valid(const mayan_board *board, int moves)
 
 mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_result *out)
 {
+    return mayan_solve_capped(board, moves, MAYAN_TABLE_MAX_BYTES, b, out);
+}
+
+mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
+                                mayan_result *out)
+{
     memset(out, 0, sizeof *out);
     if (!board_valid(board, moves)) return out->status = MAYAN_BAD_INPUT;
 
@@ -295,13 +302,16 @@ mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_r
         return out->status = MAYAN_NO_SOLUTION;
 
     search s = {.width = board->width, .b = b};
-    if (!mayan_table_init(&s.table, board->width, MAYAN_TABLE_MAX_BYTES))
+    s.use_table = table_bytes > 0;
+    if (s.use_table && !mayan_table_init(&s.table, board->width, table_bytes))
         return out->status = MAYAN_NO_MEMORY;
     bool found = dfs(&s, col, counts, moves, 0);
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
-    out->table_bytes = mayan_table_bytes(&s.table);
-    mayan_table_free(&s.table);
+    if (s.use_table) {
+        out->table_bytes = mayan_table_bytes(&s.table);
+        mayan_table_free(&s.table);
+    }
     if (s.timed_out) return out->status = MAYAN_TIME_LIMIT;
     if (!found) return out->status = MAYAN_NO_SOLUTION;
     out->move_count = moves;

@@ -49,4 +49,9 @@ typedef struct mayan_result {
  * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out. */
 mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_result *out);
 
+/* The same with the failure table capped at table_bytes (0: no table at all). The answer never
+ * depends on the cap, only the time does; tests use it to exercise replacement. */
+mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
+                                mayan_result *out);
+
 #endif

@@ -5,21 +5,31 @@
 
 #define WAYS 4
 #define FIRST_BUCKETS 1024
+/* Grow past this load factor (while memory allows); a full bucket replaces its cheapest entry. */
+#define LOAD_NUM 1
+#define LOAD_DEN 2
 
 static size_t slot_words(const mayan_table *t)
 {
     return (size_t)t->words + 1;
 }
 
+/* splitmix64's finaliser over the running sum of the words: every key bit reaches the low
+ * bits that pick the bucket. */
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
 static uint64_t key_hash(const uint64_t *key, int words)
 {
     uint64_t h = 0x243F6A8885A308D3ULL;
-    for (int i = 0; i < words; i++) {
-        h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 31);
+    for (int i = 0; i < words; i++) h = mix(h + key[i]);
+    return h;
 }
 
 static bool same_key(const uint64_t *a, const uint64_t *b, int words)
@@ -41,8 +51,9 @@ static int mask_top(uint64_t mask)
     return 63 - __builtin_clzll(mask);
 }
 
-/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. */
-static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
+/* Puts (key, mask) into its bucket: merge, an empty slot, or (when evict) replace the cheapest
+ * entry. false when the bucket is full and evict is false. */
+static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict)
 {
     size_t sw = slot_words(t);
     uint64_t *bucket = bucket_of(t, key);
@@ -57,14 +68,16 @@ static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
         }
         if (same_key(slot, key, t->words)) {
             *meta |= mask;
-            return;
+            return true;
         }
         int top = mask_top(*meta);
         if (top < victim_top) victim = slot, victim_top = top;
     }
+    if (victim_top >= 0 && !evict) return false;
     if (victim_top < 0) t->used++;
     memcpy(victim, key, (size_t)t->words * sizeof *key);
     victim[t->words] = mask;
+    return true;
 }
 
 static bool allocate(mayan_table *t, size_t nbuckets)
@@ -81,7 +94,10 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
 {
     t->words = words;
     t->max_bytes = max_bytes;
-    return allocate(t, FIRST_BUCKETS);
+    size_t nbuckets = FIRST_BUCKETS;
+    while (nbuckets > 1 && nbuckets * WAYS * ((size_t)words + 1) * sizeof(uint64_t) > max_bytes)
+        nbuckets /= 2;
+    return allocate(t, nbuckets);
 }
 
 void mayan_table_free(mayan_table *t)
@@ -101,17 +117,20 @@ bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)
     const uint64_t *bucket = bucket_of(t, key);
     for (int i = 0; i < WAYS; i++) {
         const uint64_t *slot = bucket + (size_t)i * sw;
-        if (slot[t->words] && same_key(slot, key, t->words))
-            return (slot[t->words] >> depth) & 1;
+        if (slot[t->words] && same_key(slot, key, t->words)) return (slot[t->words] >> depth) & 1;
     }
     return false;
 }
 
-/* Doubles the table while it stays within max_bytes; when it cannot, keeps the old one. */
+static bool can_grow(const mayan_table *t)
+{
+    return mayan_table_bytes(t) <= t->max_bytes / 2;
+}
+
+/* Doubles the table (the caller checked can_grow); when memory runs out, keeps the old one. */
 static void grow(mayan_table *t)
 {
     size_t bytes = mayan_table_bytes(t);
-    if (bytes > t->max_bytes / 2) return;
     mayan_table old = *t;
     if (!allocate(t, old.nbuckets * 2)) {
         *t = old;
@@ -121,13 +140,13 @@ static void grow(mayan_table *t)
     size_t sw = slot_words(&old);
     for (size_t i = 0; i < old.nbuckets * WAYS; i++) {
         const uint64_t *slot = old.slots + i * sw;
-        if (slot[old.words]) place(t, slot, slot[old.words]);
+        if (slot[old.words]) place(t, slot, slot[old.words], true);
     }
     free(old.slots);
 }
 
 void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth)
 {
-    if (t->used * 4 > t->nbuckets * WAYS * 3) grow(t);
-    place(t, key, (uint64_t)1 << depth);
+    if (t->used * LOAD_DEN > t->nbuckets * WAYS * LOAD_NUM && can_grow(t)) grow(t);
+    place(t, key, (uint64_t)1 << depth, true);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mayan.h"
+#include "mayan_table.h"
 
 typedef struct tboard {
     int w, h;
@@ -470,6 +471,82 @@ START_TEST(time_limit)
 }
 END_TEST
 
+/* ---------- the failure table ---------- */
+
+START_TEST(table_keeps_depths_apart)
+{
+    mayan_table t;
+    ck_assert(mayan_table_init(&t, 3, (size_t)16 << 20));
+    uint64_t a[3] = {1, 2, 3}, b[3] = {1, 2, 4};
+    ck_assert(!mayan_table_failed(&t, a, 3));
+    mayan_table_add_failure(&t, a, 3);
+    ck_assert(mayan_table_failed(&t, a, 3));
+    ck_assert(!mayan_table_failed(&t, a, 2));
+    ck_assert(!mayan_table_failed(&t, a, 4));
+    ck_assert(!mayan_table_failed(&t, b, 3));
+    mayan_table_add_failure(&t, a, 1);
+    ck_assert(mayan_table_failed(&t, a, 1) && mayan_table_failed(&t, a, 3));
+    ck_assert(!mayan_table_failed(&t, a, 2));
+    /* Many keys: it grows; a key is never reported at a depth it did not fail at, and nearly
+     * all stay (a full bucket may replace one). */
+    for (uint64_t i = 0; i < 100000; i++) {
+        uint64_t k[3] = {i, i * 7, i ^ 0x55};
+        mayan_table_add_failure(&t, k, 1 + (int)(i % 10));
+    }
+    int kept = 0;
+    for (uint64_t i = 0; i < 100000; i++) {
+        uint64_t k[3] = {i, i * 7, i ^ 0x55};
+        kept += mayan_table_failed(&t, k, 1 + (int)(i % 10));
+        for (int d = 1; d <= 10; d++)
+            if (d != 1 + (int)(i % 10)) ck_assert(!mayan_table_failed(&t, k, d));
+        uint64_t never[3] = {i, i * 7 + 1, i};
+        ck_assert(!mayan_table_failed(&t, never, 1 + (int)(i % 10)));
+    }
+    ck_assert_int_ge(kept, 90000);
+    ck_assert_uint_le(mayan_table_bytes(&t), (size_t)16 << 20);
+    mayan_table_free(&t);
+}
+END_TEST
+
+START_TEST(table_memory_is_bounded)
+{
+    mayan_table t;
+    ck_assert(mayan_table_init(&t, 5, 4096));
+    for (uint64_t i = 0; i < 200000; i++) {
+        uint64_t k[5] = {i, 0, i * 3, 0, 1};
+        mayan_table_add_failure(&t, k, 1 + (int)(i % 7));
+        /* The newest entry is always kept. */
+        ck_assert(mayan_table_failed(&t, k, 1 + (int)(i % 7)));
+        ck_assert_uint_le(mayan_table_bytes(&t), 4096);
+    }
+    mayan_table_free(&t);
+}
+END_TEST
+
+/* The table only saves time: full, tiny (constant replacement) and none give one answer. */
+START_TEST(table_cap_never_changes_the_answer)
+{
+    for (int i = 0; i < 46; i++) {
+        tboard t = random_board(5, 7, 7, 3 + rnd(2));
+        int n = i < 40 ? 4 : 5;
+        mayan_board m = to_mayan(&t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_result full, tiny, none;
+        mayan_solve(&m, n, &b, &full);
+        mayan_solve_capped(&m, n, 2048, &b, &tiny);
+        mayan_solve_capped(&m, n, 0, &b, &none);
+        ck_assert_int_eq(full.status, tiny.status);
+        ck_assert_int_eq(full.status, none.status);
+        ck_assert(full.status == MAYAN_SOLVED || full.status == MAYAN_NO_SOLUTION);
+        ck_assert_mem_eq(full.moves, tiny.moves, sizeof full.moves);
+        ck_assert_mem_eq(full.moves, none.moves, sizeof full.moves);
+        ck_assert_uint_le(tiny.table_bytes, 2048);
+        if (full.status == MAYAN_SOLVED) assert_replays(&t, &full, n);
+    }
+}
+END_TEST
+
 /* ---------- random boards against the reference ---------- */
 
 START_TEST(random_small_boards)
@@ -551,6 +628,12 @@ int main(void)
     tcase_add_test(rules, bad_input);
     tcase_add_test(rules, time_limit);
     suite_add_tcase(s, rules);
+    TCase *table = tcase_create("table");
+    tcase_set_timeout(table, 600);
+    tcase_add_test(table, table_keeps_depths_apart);
+    tcase_add_test(table, table_memory_is_bounded);
+    tcase_add_test(table, table_cap_never_changes_the_answer);
+    suite_add_tcase(s, table);
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 600);
     tcase_add_test(random, random_small_boards);

@@ -1,0 +1,320 @@
+/* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
+ * the lexicographically smallest one, with three cuts that never remove that solution:
+ *
+ *  1. A left move into an occupied cell gives the same board as the right move of the left
+ *     neighbour, (x-1, y, 1), which comes earlier in the order at the same node; likewise every
+ *     swap of two equal colours leaves the board as it is, so only the first one is skip.
+ *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
+ *  2. Blocks vanish only in runs of three or more of one colour and are never created, so a
+ *     colour with exactly 1 or 2 blocks left stays on the board forever: the node is dead at
+ *     every depth.
+ *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
+ *     depends only on its board and the moves left, so a second visit finds nothing new. Only
+ *     completed searches are recorded (never one cut short by the budget), and keys are exact.
+ *
+ * Board: a column is one 64-bit word of sixteen 4-bit cells (row y in bits 4y..4y+3, 0 = empty),
+ * so a board is at most 16 words, is its own table key, and the run test works on all rows of
+ * two or three columns at once with nibble-parallel bit tricks. */
+#include "mayan.h"
+
+#include <string.h>
+
+#include "mayan_table.h"
+
+#define NIB_LOW 0x1111111111111111ULL
+
+typedef uint64_t column;
+
+typedef struct search {
+    int width;
+    budget *b;
+    bool use_table;
+    mayan_table table;
+    mayan_move path[MAYAN_MAX_MOVES];
+    bool timed_out;
+    uint64_t nodes;
+    uint64_t table_hits;
+} search;
+
+/* Bit 0 of each nibble set where that nibble of v is nonzero. */
+static inline uint64_t nib_nonzero(uint64_t v)
+{
+    v |= v >> 1;
+    v |= v >> 2;
+    return v & NIB_LOW;
+}
+
+/* Bit 0 of each nibble set where a and b hold the same block (both nonzero and equal). */
+static inline uint64_t nib_same(uint64_t a, uint64_t b)
+{
+    return ~nib_nonzero(a ^ b) & nib_nonzero(a) & NIB_LOW;
+}
+
+static inline int col_height(column c)
+{
+    return c ? (63 - __builtin_clzll(c)) / 4 + 1 : 0;
+}
+
+static inline unsigned col_get(column c, int y)
+{
+    return (unsigned)(c >> (4 * y)) & 15u;
+}
+
+/* The column without row y; the blocks above fall by one. */
+static inline column col_remove(column c, int y)
+{
+    uint64_t below = y ? c & (~0ULL >> (64 - 4 * y)) : 0;
+    uint64_t above = y < 15 ? (c >> (4 * y + 4)) << (4 * y) : 0;
+    return below | above;
+}
+
+/* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
+ * Branch-free over the column's cells: which cells vanish is unpredictable. */
+static column col_compact(column c, uint64_t mark, unsigned short *counts /* may be NULL */)
+{
+    if (counts)
+        for (uint64_t m = mark; m; m &= m - 1) counts[col_get(c, __builtin_ctzll(m) / 4)]--;
+    column out = 0;
+    int to = 0, h = col_height(c);
+    for (int y = 0; y < h; y++) {
+        uint64_t keep = ((mark >> (4 * y)) & 1) ^ 1;
+        out |= (c >> (4 * y) & 15u) * keep << (4 * to);
+        to += (int)keep;
+    }
+    return out;
+}
+
+static inline int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static inline int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* Vanishes runs until the board is still; returns true when anything vanished.
+ *
+ * Only columns lo..hi changed since the board was last still, so every new run has a cell
+ * there: vertical runs are looked for in lo..hi only, horizontal ones in the windows of three
+ * columns that overlap lo..hi. After a removal, the columns that lost blocks are the new
+ * range (a run of cells that did not move would have vanished in the round before). */
+static bool settle(column *col, int width, int lo, int hi, unsigned short *counts)
+{
+    bool any = false;
+    for (;;) {
+        int mlo = imax(lo - 2, 0), mhi = imin(hi + 2, width - 1);
+        uint64_t mark[MAYAN_MAX_SIDE];
+        uint64_t found = 0;
+        for (int x = mlo; x <= mhi; x++) {
+            uint64_t r = 0;
+            if (x >= lo && x <= hi) {
+                uint64_t e = nib_same(col[x], col[x] >> 4);
+                r = e & (e >> 4);
+                r |= r << 4 | r << 8;
+            }
+            mark[x] = r;
+            found |= r;
+        }
+        /* Windows x..x+2 with mlo <= x and x + 2 <= mhi. */
+        if (mhi - mlo >= 2) {
+            uint64_t left = nib_same(col[mlo], col[mlo + 1]);
+            for (int x = mlo; x + 2 <= mhi; x++) {
+                uint64_t right = nib_same(col[x + 1], col[x + 2]);
+                uint64_t r = left & right;
+                mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found |= r;
+                left = right;
+            }
+        }
+        if (!found) return any;
+        any = true;
+        lo = width, hi = -1;
+        for (int x = mlo; x <= mhi; x++)
+            if (mark[x]) {
+                col[x] = col_compact(col[x], mark[x], counts);
+                lo = imin(lo, x), hi = imax(hi, x);
+            }
+    }
+}
+
+static bool board_empty(const column *col, int width)
+{
+    for (int x = 0; x < width; x++)
+        if (col[x]) return false;
+    return true;
+}
+
+static bool has_dead_colour(const unsigned short *counts)
+{
+    for (int v = 1; v <= MAYAN_MAX_COLOUR; v++)
+        if (counts[v] == 1 || counts[v] == 2) return true;
+    return false;
+}
+
+/* Would swapping (x, y) = v with (x + 1, y) = u (u != v, both blocks) make a run? On a still
+ * board every new run holds one of the two swapped cells, so four cells of the row and two
+ * short stretches of the two columns decide it; most swaps make no run at all. */
+static bool swap_makes_run(const column *col, int width, int x, int y, unsigned v, unsigned u)
+{
+    /* u lands at (x, y): its row neighbour on the right is now v != u. */
+    if (x >= 2 && col_get(col[x - 1], y) == u && col_get(col[x - 2], y) == u) return true;
+    if (x + 3 < width && col_get(col[x + 2], y) == v && col_get(col[x + 3], y) == v) return true;
+    column a = col[x], b = col[x + 1];
+    uint64_t m = (uint64_t)15 << (4 * y);
+    a = (a & ~m) | ((uint64_t)u << (4 * y));
+    b = (b & ~m) | ((uint64_t)v << (4 * y));
+    uint64_t ea = nib_same(a, a >> 4), eb = nib_same(b, b >> 4);
+    return (ea & (ea >> 4)) | (eb & (eb >> 4));
+}
+
+static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply);
+
+/* Searches the child reached by move (x, y, dir) with left - 1 moves to go. `still`: the move
+ * made no run (the child needs no settling and keeps every block). */
+static bool try_child(search *s, column *child, const unsigned short *counts, bool still, int left,
+                      int ply, int x, int y, int dir)
+{
+    bool found;
+    if (left == 1) {
+        /* Counts matter no more: only an empty board answers. */
+        int lo = dir > 0 ? x : x - 1;
+        found = !still && settle(child, s->width, lo, lo + 1, NULL) && board_empty(child, s->width);
+    } else {
+        unsigned short child_counts[MAYAN_MAX_COLOUR + 1];
+        memcpy(child_counts, counts, sizeof child_counts);
+        if (!still) {
+            /* The move changed columns x and x + dir only. */
+            int lo = dir > 0 ? x : x - 1;
+            /* An empty board allows no move; a dead colour never leaves. */
+            if (settle(child, s->width, lo, lo + 1, child_counts) &&
+                (board_empty(child, s->width) || has_dead_colour(child_counts)))
+                return false;
+        }
+        found = dfs(s, child, child_counts, left - 1, ply + 1);
+    }
+    if (found) s->path[ply] = (mayan_move){x, y, dir};
+    return found;
+}
+
+static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply)
+{
+    if (budget_expired(s->b)) {
+        s->timed_out = true;
+        return false;
+    }
+    if (s->use_table && mayan_table_failed(&s->table, col, left)) {
+        s->table_hits++;
+        return false;
+    }
+    s->nodes++;
+    int w = s->width;
+    bool noop_tried = false;
+    column child[MAYAN_MAX_SIDE];
+    for (int x = 0; x < w; x++) {
+        int hx = col_height(col[x]);
+        int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
+        int hl = x > 0 ? col_height(col[x - 1]) : 0;
+        for (int y = 0; y < hx; y++) {
+            unsigned v = col_get(col[x], y);
+            if (x + 1 < w) {
+                bool still = false, skip = false;
+                if (y < hr) {
+                    unsigned u = col_get(col[x + 1], y);
+                    if (u == v) {
+                        /* An equal swap changes nothing: the first one stands for all. */
+                        still = true;
+                        skip = noop_tried;
+                        noop_tried = true;
+                    } else {
+                        /* A swap that makes no run keeps every block: with one move left
+                         * it cannot be the answer. */
+                        still = !swap_makes_run(col, w, x, y, v, u);
+                        skip = still && left == 1;
+                    }
+                    if (!skip) {
+                        memcpy(child, col, (size_t)w * sizeof *col);
+                        uint64_t m = (uint64_t)15 << (4 * y);
+                        child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
+                        child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
+                    }
+                } else {
+                    memcpy(child, col, (size_t)w * sizeof *col);
+                    child[x] = col_remove(col[x], y);
+                    child[x + 1] |= (uint64_t)v << (4 * hr);
+                }
+                if (!skip) {
+                    if (try_child(s, child, counts, still, left, ply, x, y, 1)) return true;
+                    if (s->timed_out) return false;
+                }
+            }
+            /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
+            if (x > 0 && y >= hl) {
+                memcpy(child, col, (size_t)w * sizeof *col);
+                child[x] = col_remove(col[x], y);
+                child[x - 1] |= (uint64_t)v << (4 * hl);
+                if (try_child(s, child, counts, false, left, ply, x, y, -1)) return true;
+                if (s->timed_out) return false;
+            }
+        }
+    }
+    if (s->use_table) mayan_table_add_failure(&s->table, col, left);
+    return false;
+}
+
+static bool board_valid(const mayan_board *board, int moves)
+{
+    if (board->width < 1 || board->width > MAYAN_MAX_SIDE) return false;
+    if (board->height < 1 || board->height > MAYAN_MAX_SIDE) return false;
+    if (moves < 1 || moves > MAYAN_MAX_MOVES) return false;
+    for (int x = 0; x < board->width; x++) {
+        bool air = false;
+        for (int y = 0; y < board->height; y++) {
+            unsigned v = board->cell[x][y];
+            if (v > MAYAN_MAX_COLOUR || (v && air)) return false;
+            air |= v == 0;
+        }
+    }
+    return true;
+}
+
+mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_result *out)
+{
+    return mayan_solve_capped(board, moves, MAYAN_TABLE_MAX_BYTES, b, out);
+}
+
+mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
+                                mayan_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!board_valid(board, moves)) return out->status = MAYAN_BAD_INPUT;
+
+    column col[MAYAN_MAX_SIDE] = {0};
+    unsigned short counts[MAYAN_MAX_COLOUR + 1] = {0};
+    for (int x = 0; x < board->width; x++)
+        for (int y = 0; y < board->height; y++) {
+            unsigned v = board->cell[x][y];
+            col[x] |= (column)v << (4 * y);
+            counts[v]++;
+        }
+    settle(col, board->width, 0, board->width - 1, counts);
+    if (board_empty(col, board->width) || has_dead_colour(counts))
+        return out->status = MAYAN_NO_SOLUTION;
+
+    search s = {.width = board->width, .b = b};
+    s.use_table = table_bytes > 0;
+    if (s.use_table && !mayan_table_init(&s.table, board->width, table_bytes))
+        return out->status = MAYAN_NO_MEMORY;
+    bool found = dfs(&s, col, counts, moves, 0);
+    out->nodes = s.nodes;
+    out->table_hits = s.table_hits;
+    if (s.use_table) {
+        out->table_bytes = mayan_table_bytes(&s.table);
+        mayan_table_free(&s.table);
+    }
+    if (s.timed_out) return out->status = MAYAN_TIME_LIMIT;
+    if (!found) return out->status = MAYAN_NO_SOLUTION;
+    out->move_count = moves;
+    memcpy(out->moves, s.path, sizeof s.path);
+    return out->status = MAYAN_SOLVED;
+}

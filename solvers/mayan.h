@@ -1,0 +1,57 @@
+/* Mayan puzzle (NOIP 2011), generalised to boards up to 16 x 16 and up to 10 moves: find the
+ * lexicographically smallest sequence of exactly `moves` moves that empties the board. */
+#ifndef PUZZLED_MAYAN_H
+#define PUZZLED_MAYAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "budget.h"
+
+#define MAYAN_MAX_SIDE 16
+#define MAYAN_MAX_MOVES 10
+#define MAYAN_MAX_COLOUR 10
+
+/* cell[x][y]: column x (0 = left), row y (0 = bottom); 0 = empty, else a colour 1..10.
+ * Blocks stand on the floor or on another block: no empty cell under a block. */
+typedef struct mayan_board {
+    int width;  /* 1..16 */
+    int height; /* 1..16 */
+    unsigned char cell[MAYAN_MAX_SIDE][MAYAN_MAX_SIDE];
+} mayan_board;
+
+/* Drag the block at (x, y) one column right (direction 1) or left (direction -1). */
+typedef struct mayan_move {
+    int x, y, direction;
+} mayan_move;
+
+typedef enum mayan_status {
+    MAYAN_SOLVED,      /* moves[] holds the smallest solution */
+    MAYAN_NO_SOLUTION, /* proven: no sequence of exactly `moves` moves empties the board */
+    MAYAN_TIME_LIMIT,  /* the budget ran out first */
+    MAYAN_BAD_INPUT,   /* sizes, move count, colours or a floating block out of the rules */
+    MAYAN_NO_MEMORY,
+} mayan_status;
+
+typedef struct mayan_result {
+    mayan_status status;
+    int move_count; /* = moves when solved, else 0 */
+    mayan_move moves[MAYAN_MAX_MOVES];
+    uint64_t nodes;      /* search nodes expanded (for benchmarks) */
+    uint64_t table_hits; /* nodes cut by the failure table */
+    size_t table_bytes;  /* memory the failure table reached */
+} mayan_result;
+
+/* The failure table never grows beyond this many bytes; past it, entries are replaced. */
+#define MAYAN_TABLE_MAX_BYTES ((size_t)64 << 20)
+
+/* Settles the board first (an initial board may hold runs), then searches. Returns out->status.
+ * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out. */
+mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_result *out);
+
+/* The same with the failure table capped at table_bytes (0: no table at all). The answer never
+ * depends on the cap, only the time does; tests use it to exercise replacement. */
+mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
+                                mayan_result *out);
+
+#endif

@@ -1,0 +1,152 @@
+#include "mayan_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WAYS 4
+#define FIRST_BUCKETS 1024
+/* Grow past this load factor (while memory allows); a full bucket replaces its cheapest entry. */
+#define LOAD_NUM 1
+#define LOAD_DEN 2
+
+static size_t slot_words(const mayan_table *t)
+{
+    return (size_t)t->words + 1;
+}
+
+/* splitmix64's finaliser over the running sum of the words: every key bit reaches the low
+ * bits that pick the bucket. */
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static uint64_t key_hash(const uint64_t *key, int words)
+{
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    for (int i = 0; i < words; i++) h = mix(h + key[i]);
+    return h;
+}
+
+static bool same_key(const uint64_t *a, const uint64_t *b, int words)
+{
+    uint64_t diff = 0;
+    for (int i = 0; i < words; i++) diff |= a[i] ^ b[i];
+    return diff == 0;
+}
+
+static uint64_t *bucket_of(const mayan_table *t, const uint64_t *key)
+{
+    size_t b = (size_t)key_hash(key, t->words) & (t->nbuckets - 1);
+    return t->slots + b * WAYS * slot_words(t);
+}
+
+/* The deepest failure of a mask: how costly the entry was to find. */
+static int mask_top(uint64_t mask)
+{
+    return 63 - __builtin_clzll(mask);
+}
+
+/* Puts (key, mask) into its bucket: merge, an empty slot, or (when evict) replace the cheapest
+ * entry. false when the bucket is full and evict is false. */
+static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict)
+{
+    size_t sw = slot_words(t);
+    uint64_t *bucket = bucket_of(t, key);
+    uint64_t *victim = NULL;
+    int victim_top = 64;
+    for (int i = 0; i < WAYS; i++) {
+        uint64_t *slot = bucket + (size_t)i * sw;
+        uint64_t *meta = slot + t->words;
+        if (*meta == 0) {
+            if (!victim || victim_top >= 0) victim = slot, victim_top = -1;
+            continue;
+        }
+        if (same_key(slot, key, t->words)) {
+            *meta |= mask;
+            return true;
+        }
+        int top = mask_top(*meta);
+        if (top < victim_top) victim = slot, victim_top = top;
+    }
+    if (victim_top >= 0 && !evict) return false;
+    if (victim_top < 0) t->used++;
+    memcpy(victim, key, (size_t)t->words * sizeof *key);
+    victim[t->words] = mask;
+    return true;
+}
+
+static bool allocate(mayan_table *t, size_t nbuckets)
+{
+    uint64_t *slots = calloc(nbuckets * WAYS, slot_words(t) * sizeof *slots);
+    if (!slots) return false;
+    t->slots = slots;
+    t->nbuckets = nbuckets;
+    t->used = 0;
+    return true;
+}
+
+bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
+{
+    t->words = words;
+    t->max_bytes = max_bytes;
+    size_t nbuckets = FIRST_BUCKETS;
+    while (nbuckets > 1 && nbuckets * WAYS * ((size_t)words + 1) * sizeof(uint64_t) > max_bytes)
+        nbuckets /= 2;
+    return allocate(t, nbuckets);
+}
+
+void mayan_table_free(mayan_table *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+}
+
+size_t mayan_table_bytes(const mayan_table *t)
+{
+    return t->nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
+}
+
+bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)
+{
+    size_t sw = slot_words(t);
+    const uint64_t *bucket = bucket_of(t, key);
+    for (int i = 0; i < WAYS; i++) {
+        const uint64_t *slot = bucket + (size_t)i * sw;
+        if (slot[t->words] && same_key(slot, key, t->words)) return (slot[t->words] >> depth) & 1;
+    }
+    return false;
+}
+
+static bool can_grow(const mayan_table *t)
+{
+    return mayan_table_bytes(t) <= t->max_bytes / 2;
+}
+
+/* Doubles the table (the caller checked can_grow); when memory runs out, keeps the old one. */
+static void grow(mayan_table *t)
+{
+    size_t bytes = mayan_table_bytes(t);
+    mayan_table old = *t;
+    if (!allocate(t, old.nbuckets * 2)) {
+        *t = old;
+        t->max_bytes = bytes; /* out of memory: stay at this size and replace from now on */
+        return;
+    }
+    size_t sw = slot_words(&old);
+    for (size_t i = 0; i < old.nbuckets * WAYS; i++) {
+        const uint64_t *slot = old.slots + i * sw;
+        if (slot[old.words]) place(t, slot, slot[old.words], true);
+    }
+    free(old.slots);
+}
+
+void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth)
+{
+    if (t->used * LOAD_DEN > t->nbuckets * WAYS * LOAD_NUM && can_grow(t)) grow(t);
+    place(t, key, (uint64_t)1 << depth, true);
+}

@@ -1,0 +1,32 @@
+/* The Mayan search's table of failures: board -> the set of remaining move counts with which it
+ * is known that no exact solution exists. A failure at one depth says nothing about another
+ * (padding with equal swaps exists only on some boards), so depths are kept as a bit mask.
+ *
+ * Keys are exact (one packed word per column), so a hit is never a false "unsolvable".
+ * Memory is bounded: the table doubles while it fits in max_bytes, and past that replaces the
+ * entry of a 4-slot bucket whose deepest failure is the shallowest (the cheapest to recompute). */
+#ifndef PUZZLED_MAYAN_TABLE_H
+#define PUZZLED_MAYAN_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mayan_table {
+    uint64_t *slots; /* nbuckets * 4 slots of (words key words + 1 mask word) */
+    size_t nbuckets; /* a power of two */
+    size_t used;     /* occupied slots */
+    size_t max_bytes;
+    int words; /* key words (columns) */
+} mayan_table;
+
+/* false when even the first small allocation fails. */
+bool mayan_table_init(mayan_table *t, int words, size_t max_bytes);
+void mayan_table_free(mayan_table *t);
+size_t mayan_table_bytes(const mayan_table *t);
+
+/* Is it recorded that `key` has no solution with exactly `depth` (1..15) moves left? */
+bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth);
+void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth);
+
+#endif

@@ -1,0 +1,648 @@
+/* The Mayan solver against this test's own plain simulator and an unpruned exhaustive search:
+ * same verdict and the same smallest sequence on thousands of random boards, hand-made boards
+ * for every rule, and every returned sequence replayed to an empty board in exactly n moves.
+ *
+ * The simulator here is deliberately naive and shares no code or idea with the solver's
+ * bitboards: a 2-D int array, moves done cell by cell, gravity by compaction, runs marked by
+ * scanning every cell. The reference search tries every legal move (left into occupied cells and
+ * equal swaps included) in the contest's order and prunes nothing. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mayan.h"
+#include "mayan_table.h"
+
+typedef struct tboard {
+    int w, h;
+    int g[16][16]; /* g[x][y], y = 0 bottom */
+} tboard;
+
+typedef struct tmove {
+    int x, y, dir;
+} tmove;
+
+/* ---------- the test's own simulator ---------- */
+
+static void t_fall(tboard *b)
+{
+    for (int x = 0; x < b->w; x++) {
+        int to = 0;
+        for (int y = 0; y < b->h; y++)
+            if (b->g[x][y]) {
+                int v = b->g[x][y];
+                b->g[x][y] = 0;
+                b->g[x][to++] = v;
+            }
+    }
+}
+
+static void t_settle(tboard *b)
+{
+    for (;;) {
+        int mark[16][16] = {{0}};
+        int any = 0;
+        for (int x = 0; x < b->w; x++)
+            for (int y = 0; y < b->h; y++) {
+                int v = b->g[x][y];
+                if (!v) continue;
+                if (x + 2 < b->w && b->g[x + 1][y] == v && b->g[x + 2][y] == v)
+                    mark[x][y] = mark[x + 1][y] = mark[x + 2][y] = any = 1;
+                if (y + 2 < b->h && b->g[x][y + 1] == v && b->g[x][y + 2] == v)
+                    mark[x][y] = mark[x][y + 1] = mark[x][y + 2] = any = 1;
+            }
+        if (!any) return;
+        for (int x = 0; x < b->w; x++)
+            for (int y = 0; y < b->h; y++)
+                if (mark[x][y]) b->g[x][y] = 0;
+        t_fall(b);
+    }
+}
+
+static int t_empty(const tboard *b)
+{
+    for (int x = 0; x < b->w; x++)
+        if (b->g[x][0]) return 0;
+    return 1;
+}
+
+/* Applies a move; 0 when it is illegal (no block there, off the board). */
+static int t_move(tboard *b, int x, int y, int dir)
+{
+    if (dir != 1 && dir != -1) return 0;
+    if (x < 0 || x >= b->w || y < 0 || y >= b->h || !b->g[x][y]) return 0;
+    int tx = x + dir;
+    if (tx < 0 || tx >= b->w) return 0;
+    int v = b->g[x][y];
+    b->g[x][y] = b->g[tx][y]; /* a swap, or a hole when the target is empty */
+    b->g[tx][y] = v;
+    t_fall(b);
+    t_settle(b);
+    return 1;
+}
+
+/* Exhaustive reference: every legal move in order x, y, right before left; nothing pruned. */
+static int t_search(const tboard *b, int left, tmove *path)
+{
+    if (left == 0) return t_empty(b);
+    if (t_empty(b)) return 0;
+    for (int x = 0; x < b->w; x++)
+        for (int y = 0; y < b->h; y++)
+            for (int d = 0; d < 2; d++) {
+                tboard c = *b;
+                int dir = d == 0 ? 1 : -1;
+                if (!t_move(&c, x, y, dir)) continue;
+                if (t_search(&c, left - 1, path + 1)) {
+                    path[0] = (tmove){x, y, dir};
+                    return 1;
+                }
+            }
+    return 0;
+}
+
+static int t_reference(const tboard *start, int n, tmove *path)
+{
+    tboard b = *start;
+    t_settle(&b);
+    return t_search(&b, n, path);
+}
+
+/* ---------- helpers ---------- */
+
+static mayan_board to_mayan(const tboard *t)
+{
+    mayan_board m;
+    memset(&m, 0, sizeof m);
+    m.width = t->w;
+    m.height = t->h;
+    for (int x = 0; x < t->w; x++)
+        for (int y = 0; y < t->h; y++) m.cell[x][y] = (unsigned char)t->g[x][y];
+    return m;
+}
+
+/* Builds a board from columns listed bottom to top, each ended by 0 (the contest's way). */
+static tboard make(int w, int h, const int *cols)
+{
+    tboard b;
+    memset(&b, 0, sizeof b);
+    b.w = w;
+    b.h = h;
+    for (int x = 0; x < w; x++) {
+        int y = 0;
+        while (*cols) b.g[x][y++] = *cols++;
+        cols++;
+    }
+    return b;
+}
+
+/* Replays the solver's answer with the test's simulator: every move legal, the board
+ * non-empty before each move and empty after the last. */
+static void assert_replays(const tboard *start, const mayan_result *r, int n)
+{
+    ck_assert_int_eq(r->move_count, n);
+    tboard b = *start;
+    t_settle(&b);
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(!t_empty(&b), "board empty before move %d", i);
+        ck_assert_msg(t_move(&b, r->moves[i].x, r->moves[i].y, r->moves[i].direction),
+                      "move %d (%d,%d,%d) is illegal", i, r->moves[i].x, r->moves[i].y,
+                      r->moves[i].direction);
+    }
+    ck_assert_msg(t_empty(&b), "board not empty after the answer");
+}
+
+static mayan_status solve(const tboard *t, int n, mayan_result *r)
+{
+    mayan_board m = to_mayan(t);
+    budget b;
+    budget_init_unlimited(&b);
+    return mayan_solve(&m, n, &b, r);
+}
+
+/* Solver and reference agree: verdict and the exact sequence. Returns 1 when solvable. */
+static int check_against_reference(const tboard *t, int n)
+{
+    tmove ref[MAYAN_MAX_MOVES];
+    int expect = t_reference(t, n, ref);
+    mayan_result r;
+    mayan_status st = solve(t, n, &r);
+    ck_assert_int_eq(st, expect ? MAYAN_SOLVED : MAYAN_NO_SOLUTION);
+    if (expect) {
+        assert_replays(t, &r, n);
+        for (int i = 0; i < n; i++) {
+            ck_assert_int_eq(r.moves[i].x, ref[i].x);
+            ck_assert_int_eq(r.moves[i].y, ref[i].y);
+            ck_assert_int_eq(r.moves[i].direction, ref[i].dir);
+        }
+    }
+    return expect;
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+static int rnd(int n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (int)(rng % (uint64_t)n);
+}
+
+/* Random stacks: heights 0..max_h, colours 1..k (initial runs allowed: both sides settle). */
+static tboard random_board(int w, int h, int max_h, int k)
+{
+    tboard b;
+    memset(&b, 0, sizeof b);
+    b.w = w;
+    b.h = h;
+    for (int x = 0; x < w; x++) {
+        int hx = rnd(max_h + 1);
+        for (int y = 0; y < hx; y++) b.g[x][y] = 1 + rnd(k);
+    }
+    return b;
+}
+
+static void expect_moves(const mayan_result *r, int n, const int (*m)[3])
+{
+    ck_assert_int_eq(r->status, MAYAN_SOLVED);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(r->moves[i].x, m[i][0]);
+        ck_assert_int_eq(r->moves[i].y, m[i][1]);
+        ck_assert_int_eq(r->moves[i].direction, m[i][2]);
+    }
+}
+
+/* ---------- hand-made boards ---------- */
+
+START_TEST(contest_sample)
+{
+    static const int cols[] = {1, 0, 2, 1, 0, 2, 3, 4, 0, 3, 1, 0, 2, 4, 3, 4, 0};
+    tboard b = make(5, 7, cols);
+    mayan_result r;
+    solve(&b, 3, &r);
+    static const int want[][3] = {{2, 1, 1}, {3, 1, 1}, {3, 0, 1}};
+    expect_moves(&r, 3, want);
+    assert_replays(&b, &r, 3);
+    check_against_reference(&b, 3);
+    for (int n = 1; n <= 2; n++) check_against_reference(&b, n);
+}
+END_TEST
+
+/* The move (0,0,1) into an empty column falls into it; (0,0,1) onto a block swaps. */
+START_TEST(fall_into_empty_column)
+{
+    static const int cols[] = {1, 0, 0, 1, 0, 1, 0};
+    tboard b = make(4, 3, cols);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int want[][3] = {{0, 0, 1}};
+    expect_moves(&r, 1, want);
+    check_against_reference(&b, 1);
+}
+END_TEST
+
+/* A block dragged from high up falls to the floor of the next column; the column it left
+ * closes up. */
+START_TEST(fall_from_height_and_hole_closes)
+{
+    /* c0 = [2,2,1], c1 = [], c2 = [1,2], c3 = [1,2]: dragging (0,2) right drops the 1 to (1,0),
+     * row 0 reads 2 1 1 1 and the 1s vanish; the 2s above fall. The reference decides. */
+    static const int cols[] = {2, 2, 1, 0, 0, 1, 2, 0, 1, 2, 0};
+    tboard b = make(4, 4, cols);
+    for (int n = 1; n <= 3; n++) check_against_reference(&b, n);
+    /* And the plain case: c0 = [2,1], c1 = [], c2 = [1], c3 = [1], c4 = [2], c5 = [2]. The 1 at
+     * (0,1) falls to (1,0): 1 1 1 vanish; then 2 . . . 2 2 stays. n = 1 has no answer. */
+    static const int cols2[] = {2, 1, 0, 0, 1, 0, 1, 0, 2, 0, 2, 0};
+    tboard b2 = make(6, 3, cols2);
+    mayan_result r;
+    ck_assert_int_eq(solve(&b2, 1, &r), MAYAN_NO_SOLUTION);
+    for (int n = 1; n <= 3; n++) check_against_reference(&b2, n);
+}
+END_TEST
+
+START_TEST(swap_with_occupied_target)
+{
+    /* row 0: 1 1 2 1 2 2 -> (2,0,1) swaps 2 and 1: 1 1 1 2 2 2, two runs, empty. */
+    static const int cols[] = {1, 0, 1, 0, 2, 0, 1, 0, 2, 0, 2, 0};
+    tboard b = make(6, 2, cols);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int want[][3] = {{2, 0, 1}};
+    expect_moves(&r, 1, want);
+    check_against_reference(&b, 1);
+}
+END_TEST
+
+/* (5,0,-1) completes 2 2 2 on row 0; they vanish, the 1 above (2,0) falls and completes
+ * 1 1 1: a chain reaction empties the board. */
+START_TEST(chain_reaction)
+{
+    static const int cols[] = {1, 0, 1, 0, 2, 1, 0, 2, 0, 0, 2, 0};
+    tboard b = make(6, 3, cols);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int want[][3] = {{5, 0, -1}};
+    expect_moves(&r, 1, want);
+    check_against_reference(&b, 1);
+    check_against_reference(&b, 2);
+}
+END_TEST
+
+/* (2,0,1) drops the 3 into column 3; column 2 falls: row 0 becomes 1 1 1 3 3 3 and row 1
+ * 2 2 2 at once; all three runs vanish together. */
+START_TEST(runs_vanish_together)
+{
+    static const int cols[] = {1, 2, 0, 1, 2, 0, 3, 1, 2, 0, 0, 3, 0, 3, 0};
+    tboard b = make(6, 3, cols);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int want[][3] = {{2, 0, 1}};
+    expect_moves(&r, 1, want);
+    check_against_reference(&b, 1);
+}
+END_TEST
+
+/* Row 0 1 1 1 and column 2 1 1 1 share (2,0): all five vanish at once (one after the other,
+ * the column would be broken by the row's fall). */
+START_TEST(row_and_column_share_a_block)
+{
+    static const int cols[] = {1, 0, 1, 0, 2, 1, 1, 0, 1, 0, 2, 0, 2, 0};
+    tboard b = make(6, 3, cols);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int want[][3] = {{2, 0, 1}};
+    expect_moves(&r, 1, want);
+    check_against_reference(&b, 1);
+    check_against_reference(&b, 2);
+}
+END_TEST
+
+/* [[1],[1],[],[1],[]]: (3,0,-1) alone; for 2 moves the equal swap (0,0,1) pads first. */
+START_TEST(padding_with_equal_swap)
+{
+    static const int cols[] = {1, 0, 1, 0, 0, 1, 0, 0};
+    tboard b = make(5, 7, cols);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int one[][3] = {{3, 0, -1}};
+    expect_moves(&r, 1, one);
+    solve(&b, 2, &r);
+    static const int two[][3] = {{0, 0, 1}, {3, 0, -1}};
+    expect_moves(&r, 2, two);
+    assert_replays(&b, &r, 2);
+    solve(&b, 3, &r);
+    static const int three[][3] = {{0, 0, 1}, {0, 0, 1}, {3, 0, -1}};
+    expect_moves(&r, 3, three);
+    for (int n = 1; n <= 3; n++) check_against_reference(&b, n);
+}
+END_TEST
+
+/* [[1],[],[1],[1]]: (0,0,1) empties the board after one move, which is no answer for two moves
+ * (an empty board has no move left): the answer pads with the equal swap (2,0,1) first. */
+START_TEST(emptied_too_early)
+{
+    static const int cols[] = {1, 0, 0, 1, 0, 1, 0};
+    tboard b = make(4, 3, cols);
+    mayan_result r;
+    solve(&b, 2, &r);
+    static const int two[][3] = {{2, 0, 1}, {0, 0, 1}};
+    expect_moves(&r, 2, two);
+    check_against_reference(&b, 2);
+    /* One move empties it, so one move is solvable; three moves pad twice. */
+    ck_assert_int_eq(check_against_reference(&b, 1), 1);
+    check_against_reference(&b, 3);
+}
+END_TEST
+
+START_TEST(initially_unstable_board)
+{
+    /* [[1],[1],[1]] vanishes before any move: nothing left to move. */
+    static const int gone[] = {1, 0, 1, 0, 1, 0};
+    tboard b = make(3, 3, gone);
+    mayan_result r;
+    for (int n = 1; n <= 3; n++) {
+        ck_assert_int_eq(solve(&b, n, &r), MAYAN_NO_SOLUTION);
+        check_against_reference(&b, n);
+    }
+    /* A chain on settling: column 0's 1 1 1 vanishes, its 2 falls to 2 2 2: empty. */
+    static const int chain[] = {1, 1, 1, 2, 0, 2, 0, 2, 0};
+    tboard c = make(3, 4, chain);
+    ck_assert_int_eq(solve(&c, 1, &r), MAYAN_NO_SOLUTION);
+    /* Settles to [[1],[1],[],[1]], then (3,0,-1). */
+    static const int rest[] = {2, 2, 2, 1, 0, 1, 0, 0, 1, 0};
+    tboard d = make(4, 4, rest);
+    solve(&d, 1, &r);
+    static const int one[][3] = {{3, 0, -1}};
+    expect_moves(&r, 1, one);
+    check_against_reference(&d, 1);
+}
+END_TEST
+
+START_TEST(dead_colour_and_single_column)
+{
+    /* Two 2s can never vanish, whatever the moves. */
+    static const int cols[] = {1, 2, 0, 1, 0, 2, 0, 1, 0};
+    tboard b = make(4, 3, cols);
+    mayan_result r;
+    for (int n = 1; n <= 3; n++) {
+        ck_assert_int_eq(solve(&b, n, &r), MAYAN_NO_SOLUTION);
+        check_against_reference(&b, n);
+    }
+    /* A one-column board allows no move at all. */
+    static const int one[] = {1, 2, 1, 2, 0};
+    tboard c = make(1, 16, one);
+    ck_assert_int_eq(solve(&c, 1, &r), MAYAN_NO_SOLUTION);
+}
+END_TEST
+
+START_TEST(large_boards)
+{
+    /* 16 x 16: the padding example pushed to the right edge, tall column on the left. */
+    tboard b;
+    memset(&b, 0, sizeof b);
+    b.w = 16;
+    b.h = 16;
+    for (int y = 0; y < 16; y++) b.g[0][y] = 1 + (y / 2) % 2 * 2; /* 1 1 3 3 1 1 ... */
+    b.g[12][0] = 1, b.g[13][0] = 1, b.g[15][0] = 1;
+    /* Column 0 holds eight 1s and eight 3s in pairs: no run, and they cannot all vanish in
+     * two moves; the reference decides. */
+    for (int n = 1; n <= 2; n++) check_against_reference(&b, n);
+    /* Without column 0: (15,0,-1) for one move; (12,0,1) pads for two. */
+    memset(b.g[0], 0, sizeof b.g[0]);
+    mayan_result r;
+    solve(&b, 1, &r);
+    static const int one[][3] = {{15, 0, -1}};
+    expect_moves(&r, 1, one);
+    solve(&b, 2, &r);
+    static const int two[][3] = {{12, 0, 1}, {15, 0, -1}};
+    expect_moves(&r, 2, two);
+    /* Random sparse boards up to 16 x 16 against the reference. */
+    for (int i = 0; i < 120; i++) {
+        int w = 6 + rnd(11), h = 6 + rnd(11);
+        tboard t = random_board(w, h, 2 + rnd(3), 2 + rnd(2));
+        check_against_reference(&t, 1 + rnd(2));
+    }
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    mayan_board m;
+    memset(&m, 0, sizeof m);
+    m.width = 5;
+    m.height = 7;
+    m.cell[0][0] = 1;
+    budget b;
+    budget_init_unlimited(&b);
+    mayan_result r;
+    ck_assert_int_eq(mayan_solve(&m, 0, &b, &r), MAYAN_BAD_INPUT);
+    ck_assert_int_eq(mayan_solve(&m, 11, &b, &r), MAYAN_BAD_INPUT);
+    m.cell[1][1] = 2; /* floating */
+    ck_assert_int_eq(mayan_solve(&m, 1, &b, &r), MAYAN_BAD_INPUT);
+    m.cell[1][1] = 0;
+    m.cell[0][1] = 11;
+    ck_assert_int_eq(mayan_solve(&m, 1, &b, &r), MAYAN_BAD_INPUT);
+    m.cell[0][1] = 0;
+    m.width = 17;
+    ck_assert_int_eq(mayan_solve(&m, 1, &b, &r), MAYAN_BAD_INPUT);
+    m.width = 5;
+    m.height = 0;
+    ck_assert_int_eq(mayan_solve(&m, 1, &b, &r), MAYAN_BAD_INPUT);
+}
+END_TEST
+
+/* A full 16 x 16 board without runs, 10 moves: far beyond a millisecond. */
+START_TEST(time_limit)
+{
+    mayan_board m;
+    memset(&m, 0, sizeof m);
+    m.width = 16;
+    m.height = 16;
+    for (int x = 0; x < 16; x++)
+        for (int y = 0; y < 16; y++) m.cell[x][y] = (unsigned char)(1 + (x + 2 * y) % 4);
+    budget b;
+    mayan_result r;
+    budget_init_ms(&b, 1, NULL);
+    ck_assert_int_eq(mayan_solve(&m, 10, &b, &r), MAYAN_TIME_LIMIT);
+    ck_assert_int_eq(r.move_count, 0);
+    atomic_bool cancel = true;
+    budget_init_ms(&b, 60000, &cancel);
+    ck_assert_int_eq(mayan_solve(&m, 10, &b, &r), MAYAN_TIME_LIMIT);
+}
+END_TEST
+
+/* ---------- the failure table ---------- */
+
+START_TEST(table_keeps_depths_apart)
+{
+    mayan_table t;
+    ck_assert(mayan_table_init(&t, 3, (size_t)16 << 20));
+    uint64_t a[3] = {1, 2, 3}, b[3] = {1, 2, 4};
+    ck_assert(!mayan_table_failed(&t, a, 3));
+    mayan_table_add_failure(&t, a, 3);
+    ck_assert(mayan_table_failed(&t, a, 3));
+    ck_assert(!mayan_table_failed(&t, a, 2));
+    ck_assert(!mayan_table_failed(&t, a, 4));
+    ck_assert(!mayan_table_failed(&t, b, 3));
+    mayan_table_add_failure(&t, a, 1);
+    ck_assert(mayan_table_failed(&t, a, 1) && mayan_table_failed(&t, a, 3));
+    ck_assert(!mayan_table_failed(&t, a, 2));
+    /* Many keys: it grows; a key is never reported at a depth it did not fail at, and nearly
+     * all stay (a full bucket may replace one). */
+    for (uint64_t i = 0; i < 100000; i++) {
+        uint64_t k[3] = {i, i * 7, i ^ 0x55};
+        mayan_table_add_failure(&t, k, 1 + (int)(i % 10));
+    }
+    int kept = 0;
+    for (uint64_t i = 0; i < 100000; i++) {
+        uint64_t k[3] = {i, i * 7, i ^ 0x55};
+        kept += mayan_table_failed(&t, k, 1 + (int)(i % 10));
+        for (int d = 1; d <= 10; d++)
+            if (d != 1 + (int)(i % 10)) ck_assert(!mayan_table_failed(&t, k, d));
+        uint64_t never[3] = {i, i * 7 + 1, i};
+        ck_assert(!mayan_table_failed(&t, never, 1 + (int)(i % 10)));
+    }
+    ck_assert_int_ge(kept, 90000);
+    ck_assert_uint_le(mayan_table_bytes(&t), (size_t)16 << 20);
+    mayan_table_free(&t);
+}
+END_TEST
+
+START_TEST(table_memory_is_bounded)
+{
+    mayan_table t;
+    ck_assert(mayan_table_init(&t, 5, 4096));
+    for (uint64_t i = 0; i < 200000; i++) {
+        uint64_t k[5] = {i, 0, i * 3, 0, 1};
+        mayan_table_add_failure(&t, k, 1 + (int)(i % 7));
+        /* The newest entry is always kept. */
+        ck_assert(mayan_table_failed(&t, k, 1 + (int)(i % 7)));
+        ck_assert_uint_le(mayan_table_bytes(&t), 4096);
+    }
+    mayan_table_free(&t);
+}
+END_TEST
+
+/* The table only saves time: full, tiny (constant replacement) and none give one answer. */
+START_TEST(table_cap_never_changes_the_answer)
+{
+    for (int i = 0; i < 46; i++) {
+        tboard t = random_board(5, 7, 7, 3 + rnd(2));
+        int n = i < 40 ? 4 : 5;
+        mayan_board m = to_mayan(&t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_result full, tiny, none;
+        mayan_solve(&m, n, &b, &full);
+        mayan_solve_capped(&m, n, 2048, &b, &tiny);
+        mayan_solve_capped(&m, n, 0, &b, &none);
+        ck_assert_int_eq(full.status, tiny.status);
+        ck_assert_int_eq(full.status, none.status);
+        ck_assert(full.status == MAYAN_SOLVED || full.status == MAYAN_NO_SOLUTION);
+        ck_assert_mem_eq(full.moves, tiny.moves, sizeof full.moves);
+        ck_assert_mem_eq(full.moves, none.moves, sizeof full.moves);
+        ck_assert_uint_le(tiny.table_bytes, 2048);
+        if (full.status == MAYAN_SOLVED) assert_replays(&t, &full, n);
+    }
+}
+END_TEST
+
+/* ---------- random boards against the reference ---------- */
+
+START_TEST(random_small_boards)
+{
+    int solvable = 0, total = 0;
+    for (int i = 0; i < 6000; i++) {
+        int w = 3 + rnd(4), h = 3 + rnd(4);
+        tboard t = random_board(w, h, 1 + rnd(h), 2 + rnd(2));
+        int n = 1 + rnd(3);
+        solvable += check_against_reference(&t, n);
+        total++;
+    }
+    /* The comparison means something only if enough boards are solvable. */
+    printf("small: %d of %d solvable\n", solvable, total);
+    ck_assert_msg(solvable >= total / 50, "only %d of %d solvable", solvable, total);
+}
+END_TEST
+
+/* Colour counts in multiples of three make solutions common. */
+START_TEST(random_balanced_boards)
+{
+    int solvable = 0, total = 0;
+    for (int i = 0; i < 2000; i++) {
+        int w = 3 + rnd(4), h = 3 + rnd(3);
+        tboard t;
+        memset(&t, 0, sizeof t);
+        t.w = w;
+        t.h = h;
+        int k = 1 + rnd(3), blocks = 3 * k + 3 * rnd(2);
+        while (blocks > w * h) blocks -= 3;
+        int placed = 0;
+        while (placed < blocks) {
+            int x = rnd(w), y = 0;
+            while (y < h && t.g[x][y]) y++;
+            if (y == h) continue;
+            t.g[x][y] = 1 + placed / 3 % k;
+            placed++;
+        }
+        solvable += check_against_reference(&t, 1 + rnd(3));
+        total++;
+    }
+    printf("balanced: %d of %d solvable\n", solvable, total);
+    ck_assert_msg(solvable >= total / 10, "only %d of %d solvable", solvable, total);
+}
+END_TEST
+
+/* Contest-size 5 x 7 boards, full or nearly, up to 3 moves (the reference's 28^3 leaves). */
+START_TEST(random_contest_boards)
+{
+    for (int i = 0; i < 300; i++) {
+        tboard t = random_board(5, 7, 7, 3 + rnd(3));
+        check_against_reference(&t, 1 + rnd(3));
+    }
+    /* Four moves on smaller piles. */
+    for (int i = 0; i < 60; i++) {
+        tboard t = random_board(5, 7, 3, 2 + rnd(2));
+        check_against_reference(&t, 4);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mayan");
+    TCase *rules = tcase_create("rules");
+    tcase_set_timeout(rules, 600);
+    tcase_add_test(rules, contest_sample);
+    tcase_add_test(rules, fall_into_empty_column);
+    tcase_add_test(rules, fall_from_height_and_hole_closes);
+    tcase_add_test(rules, swap_with_occupied_target);
+    tcase_add_test(rules, chain_reaction);
+    tcase_add_test(rules, runs_vanish_together);
+    tcase_add_test(rules, row_and_column_share_a_block);
+    tcase_add_test(rules, padding_with_equal_swap);
+    tcase_add_test(rules, emptied_too_early);
+    tcase_add_test(rules, initially_unstable_board);
+    tcase_add_test(rules, dead_colour_and_single_column);
+    tcase_add_test(rules, large_boards);
+    tcase_add_test(rules, bad_input);
+    tcase_add_test(rules, time_limit);
+    suite_add_tcase(s, rules);
+    TCase *table = tcase_create("table");
+    tcase_set_timeout(table, 600);
+    tcase_add_test(table, table_keeps_depths_apart);
+    tcase_add_test(table, table_memory_is_bounded);
+    tcase_add_test(table, table_cap_never_changes_the_answer);
+    suite_add_tcase(s, table);
+    TCase *random = tcase_create("random");
+    tcase_set_timeout(random, 600);
+    tcase_add_test(random, random_small_boards);
+    tcase_add_test(random, random_balanced_boards);
+    tcase_add_test(random, random_contest_boards);
+    suite_add_tcase(s, random);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

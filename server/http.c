@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -644,6 +645,10 @@ void http_drain_and_stop(http_server *s)
 {
     http_begin_drain(s);
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
+    /* Quiesced, the socket still listens: new connections would wait in its backlog until
+     * the stop and then be reset. Shutting it down refuses them at once, so clients and load
+     * balancers move on; the descriptor itself is closed only after MHD_stop_daemon(). */
+    if (listen_fd != MHD_INVALID_SOCKET) shutdown(listen_fd, SHUT_RDWR);
 
     /* Let requests in flight finish, answers included, for up to the grace period. */
     struct timespec start;

@@ -714,6 +714,7 @@ END_TEST
 
 typedef struct call {
     const harness_server *s;
+    const char *path;
     const char *body;
     const char *const *headers;
     harness_response r;
@@ -722,16 +723,23 @@ typedef struct call {
 static void *call_thread(void *arg)
 {
     call *c = arg;
-    if (!harness_request(c->s, "POST", "/solve/nine", "application/json", c->body, strlen(c->body),
+    if (!harness_request(c->s, "POST", c->path, "application/json", c->body, strlen(c->body),
                          c->headers, &c->r))
         c->r.status = 0;
     return NULL;
 }
 
-/* Polls /metrics until the sample has the value wanted (false after 60 s). */
+static pthread_t start_call(call *c)
+{
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, call_thread, c), 0);
+    return t;
+}
+
+/* Polls /metrics until the sample has the value wanted (false after 120 s). */
 static bool wait_metric(const harness_server *s, const char *sample_name, double want)
 {
-    for (int i = 0; i < 6000; i++) {
+    for (int i = 0; i < 12000; i++) {
         harness_response r = get(s, "/metrics", NULL);
         double v = metric(r.body, sample_name);
         harness_response_free(&r);
@@ -741,43 +749,47 @@ static bool wait_metric(const harness_server *s, const char *sample_name, double
     return false;
 }
 
+/* A slow request whose length does not depend on the machine: a full Mayan board in 10 moves,
+ * where no pair of colours ever lines up three, so the search runs until its budget expires
+ * and answers 422 time_limit after exactly --time-limit-ms (or when cancelled). */
+static const char slow_mayan[] = "{\"moves\":10,\"columns\":[[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],"
+                                 "[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],[1,2,1,2,1,2,1]]}";
+
 START_TEST(queue_full_503)
 {
     harness_server s;
-    START(s, "--workers", "1", "--queue", "1", "--time-limit-ms", "600000", NULL);
-    nine_state big = nine_random(64, 7);
-    char *body = nine_json(&big);
+    START(s, "--workers", "1", "--queue", "1", "--time-limit-ms", "3000", NULL);
     /* The first request occupies the only worker ... */
-    call first = {&s, body, NULL, {0}};
-    pthread_t t0;
-    pthread_create(&t0, NULL, call_thread, &first);
+    call first = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    pthread_t t0 = start_call(&first);
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     /* ... the next fills the queue, and the ones after are refused at once. */
-    call second = {&s, body, NULL, {0}};
-    pthread_t t1;
-    pthread_create(&t1, NULL, call_thread, &second);
+    char *small = nine_json(&sample);
+    call second = {&s, "/solve/nine", small, NULL, {0}};
+    pthread_t t1 = start_call(&second);
     ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
     harness_response r = get(&s, "/readyz", NULL);
     ck_assert_int_eq(r.status, 503);
+    ck_assert_str_eq(r.body, "{\"status\":\"overloaded\"}");
     harness_response_free(&r);
     for (int i = 0; i < 2; i++) {
-        r = post(&s, "/solve/nine", "application/json", body, NULL);
-        assert_error(&r, 503, "overloaded");
+        r = post(&s, "/solve/nine", "application/json", small, NULL);
+        const char *message = assert_error(&r, 503, "overloaded");
+        ck_assert_ptr_nonnull(strstr(message, "retry"));
         assert_header(&r, "Retry-After", "1");
         harness_response_free(&r);
     }
     pthread_join(t0, NULL);
     pthread_join(t1, NULL);
-    ck_assert_int_eq(first.r.status, 200);
-    ck_assert_int_eq(second.r.status, 200);
-    nine_check_json(&big, first.r.body);
-    nine_check_json(&big, second.r.body);
+    assert_error(&first.r, 422, "time_limit");
+    ck_assert_msg(second.r.status == 200, "status %ld: %s", second.r.status, second.r.body);
+    ck_assert_uint_eq(nine_check_json(&sample, second.r.body), 5);
     harness_response_free(&first.r);
     harness_response_free(&second.r);
     r = get(&s, "/readyz", NULL);
     ck_assert_int_eq(r.status, 200);
     harness_response_free(&r);
-    free(body);
+    free(small);
     ck_assert_int_eq(harness_stop(&s), 0);
 }
 END_TEST
@@ -785,41 +797,57 @@ END_TEST
 START_TEST(time_limit_422)
 {
     harness_server s;
-    START(s, "--time-limit-ms", "1", NULL);
-    nine_state big = nine_random(64, 11);
-    char *body = nine_json(&big);
-    harness_response r = post(&s, "/solve/nine", "application/json", body, NULL);
+    START(s, "--time-limit-ms", "200", NULL);
+    harness_response r = post(&s, "/solve/mayan", "application/json", slow_mayan, NULL);
     assert_error(&r, 422, "time_limit");
     harness_response_free(&r);
+    /* A large nine board with a budget of 1 ms. */
+    harness_server tiny;
+    START(tiny, "--time-limit-ms", "1", NULL);
+    nine_state big = nine_random(64, 11);
+    char *body = nine_json(&big);
+    r = post(&tiny, "/solve/nine", "application/json", body, NULL);
+    assert_error(&r, 422, "time_limit");
+    harness_response_free(&r);
+    free(body);
+    ck_assert_int_eq(harness_stop(&tiny), 0);
     /* The worker is free again: a small instance still solves. */
     char *small = nine_json(&sample);
     r = post(&s, "/solve/nine", "application/json", small, NULL);
     ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);
     harness_response_free(&r);
     free(small);
-    free(body);
     ck_assert_int_eq(harness_stop(&s), 0);
 }
 END_TEST
 
+/* SIGTERM while one job runs and another waits: both are answered, the waiting one solved
+ * after the signal, and the process exits 0 only then. */
 START_TEST(sigterm_lets_work_in_flight_finish)
 {
     harness_server s;
-    START(s, "--workers", "1", "--time-limit-ms", "600000", NULL);
+    START(s, "--workers", "1", "--time-limit-ms", "2000", NULL);
+    call slow = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    pthread_t t0 = start_call(&slow);
+    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     nine_state big = nine_random(64, 5);
     char *body = nine_json(&big);
-    call c = {&s, body, (const char *[]){"X-Request-Id: in-flight", NULL}, {0}};
-    pthread_t t;
-    pthread_create(&t, NULL, call_thread, &c);
-    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    call queued = {&s, "/solve/nine", body, (const char *[]){"X-Request-Id: in-flight", NULL}, {0}};
+    pthread_t t1 = start_call(&queued);
+    ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
     ck_assert_int_eq(harness_stop(&s), 0); /* returns once the server has exited */
-    pthread_join(t, NULL);
-    ck_assert_msg(c.r.status == 200, "status %ld: %s", c.r.status, c.r.body);
-    nine_check_json(&big, c.r.body);
-    harness_response_free(&c.r);
-    /* The log has the request, then the stop. */
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    assert_error(&slow.r, 422, "time_limit"); /* its own budget, not a cancellation */
+    ck_assert_msg(queued.r.status == 200, "status %ld: %s", queued.r.status, queued.r.body);
+    nine_check_json(&big, queued.r.body);
+    harness_response_free(&slow.r);
+    harness_response_free(&queued.r);
+    /* The log: the signal, then the queued request, then the stop. */
     char *log = harness_log(&s);
-    char *answered = strstr(log, "\"request_id\":\"in-flight\"");
+    char *draining = strstr(log, "\"msg\":\"draining\"");
+    ck_assert_ptr_nonnull(draining);
+    char *answered = strstr(draining, "\"request_id\":\"in-flight\"");
     ck_assert_ptr_nonnull(answered);
     ck_assert_ptr_nonnull(strstr(answered, "\"msg\":\"stopped\""));
     free(log);
@@ -831,18 +859,13 @@ START_TEST(sigterm_past_grace_cancels)
 {
     harness_server s;
     START(s, "--workers", "1", "--time-limit-ms", "600000", "--grace-ms", "0", NULL);
-    nine_state big = nine_random(64, 9);
-    char *body = nine_json(&big);
-    call c = {&s, body, NULL, {0}};
-    pthread_t t;
-    pthread_create(&t, NULL, call_thread, &c);
+    call c = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    pthread_t t = start_call(&c);
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
-    ck_assert_int_eq(harness_stop(&s), 0);
+    ck_assert_int_eq(harness_stop(&s), 0); /* within the harness's 120 s: cancelled */
     pthread_join(t, NULL);
-    /* Cancelled by the shutdown: its budget expired, and it was told so. */
     assert_error(&c.r, 422, "time_limit");
     harness_response_free(&c.r);
-    free(body);
 }
 END_TEST
 
@@ -851,20 +874,18 @@ END_TEST
 START_TEST(client_leaves_during_solve)
 {
     harness_server s;
-    START(s, "--workers", "1", "--time-limit-ms", "600000", NULL);
-    nine_state big = nine_random(64, 3);
-    char *body = nine_json(&big);
+    START(s, "--workers", "1", "--time-limit-ms", "1000", NULL);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s.port)};
     inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
     ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
     char head[256];
     int n = snprintf(head, sizeof head,
-                     "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     "POST /solve/mayan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      "X-Request-Id: gone\r\nContent-Length: %zu\r\n\r\n",
-                     strlen(body));
+                     strlen(slow_mayan));
     ck_assert_int_eq(write(fd, head, (size_t)n), n);
-    ck_assert_int_eq(write(fd, body, strlen(body)), (ssize_t)strlen(body));
+    ck_assert_int_eq(write(fd, slow_mayan, strlen(slow_mayan)), (ssize_t)strlen(slow_mayan));
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     close(fd);
     char *line = harness_wait_log_line(&s, "\"request_id\":\"gone\"");
@@ -874,12 +895,11 @@ START_TEST(client_leaves_during_solve)
     harness_response r = get(&s, "/healthz", NULL);
     ck_assert_int_eq(r.status, 200);
     harness_response_free(&r);
-    free(body);
     ck_assert_int_eq(harness_stop(&s), 0);
 }
 END_TEST
 
-/* find_nocase() is a GNU extension: the same, portably. */
+/* strcasestr() is a GNU extension: the same, portably. */
 static char *find_nocase(char *haystack, const char *needle)
 {
     size_t n = strlen(needle);
@@ -919,17 +939,21 @@ static void raw_exchange(int fd, const char *request, char *buf, size_t cap)
 START_TEST(draining_refuses_new_work)
 {
     harness_server s;
-    START(s, "--workers", "1", "--time-limit-ms", "600000", NULL);
-    nine_state big = nine_random(64, 13);
-    char *body = nine_json(&big);
-    /* Two long solves in flight keep the server draining for a while. */
-    call c[2] = {{&s, body, NULL, {0}}, {&s, body, NULL, {0}}};
-    pthread_t t[2];
-    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, call_thread, &c[i]);
+    START(s, "--workers", "1", "--queue", "1", "--time-limit-ms", "3000", NULL);
+    /* A long job and a waiting one keep the server draining for a while. */
+    call slow = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    pthread_t t0 = start_call(&slow);
+    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    char *small = nine_json(&sample);
+    call queued = {&s, "/solve/nine", small, NULL, {0}};
+    pthread_t t1 = start_call(&queued);
     ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
     int fd = raw_connect(&s);
     char buf[4096];
     raw_exchange(fd, "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 503", 12) == 0, "%s", buf); /* the queue is full */
+    int fd2 = raw_connect(&s);
+    raw_exchange(fd2, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);
     ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
 
     kill(s.pid, SIGTERM);
@@ -941,19 +965,31 @@ START_TEST(draining_refuses_new_work)
     ck_assert_ptr_nonnull(strstr(buf, "{\"status\":\"draining\"}"));
     ck_assert_ptr_nonnull(find_nocase(buf, "Connection: close"));
     close(fd);
-    /* The listening socket is closed: new connections are refused. */
+    /* A new solve on a kept-alive connection: refused, the server is going away. */
+    char request[512];
+    snprintf(request, sizeof request,
+             "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\n\r\n%s",
+             strlen(small), small);
+    raw_exchange(fd2, request, buf, sizeof buf);
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 503", 12) == 0, "%s", buf);
+    ck_assert_ptr_nonnull(strstr(buf, "\"code\":\"overloaded\""));
+    ck_assert_ptr_nonnull(find_nocase(buf, "Retry-After: 1"));
+    close(fd2);
+    /* The listening socket is no longer served: new connections get nowhere. */
     harness_response r;
     ck_assert(!harness_request(&s, "GET", "/healthz", NULL, NULL, 0, NULL, &r));
     harness_response_free(&r);
 
     ck_assert_int_eq(harness_stop(&s), 0);
-    for (int i = 0; i < 2; i++) {
-        pthread_join(t[i], NULL);
-        ck_assert_msg(c[i].r.status == 200, "status %ld: %s", c[i].r.status, c[i].r.body);
-        nine_check_json(&big, c[i].r.body);
-        harness_response_free(&c[i].r);
-    }
-    free(body);
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    assert_error(&slow.r, 422, "time_limit");
+    ck_assert_msg(queued.r.status == 200, "status %ld: %s", queued.r.status, queued.r.body);
+    ck_assert_uint_eq(nine_check_json(&sample, queued.r.body), 5);
+    harness_response_free(&slow.r);
+    harness_response_free(&queued.r);
+    free(small);
 }
 END_TEST
 

@@ -151,7 +151,8 @@ static const uint64_t *stream_row(const ib_job *job, size_t board, size_t row)
         st->live = false;
     }
     if (!st->live) {
-        if (!invariant_boards_rows_init(&st->rows, (size_t)job->n, r->first_rows + board * r->words))
+        if (!invariant_boards_rows_init(&st->rows, (size_t)job->n,
+                                        r->first_rows + board * r->words))
             return NULL;
         st->live = true;
         st->board = board;

@@ -92,7 +92,7 @@ static bool chain_poly(gf2_poly *out, size_t n, bool plus_one, budget *b)
     }
     size_t cap = out->cap;
     memset(out->w, 0, cap * sizeof *out->w);
-    prev.w[0] = 1;                   /* P_0 = 1 */
+    prev.w[0] = 1;                 /* P_0 = 1 */
     cur.w[0] = plus_one ? 3u : 2u; /* P_1 = t (+ 1) */
     bool ok = true;
     for (size_t k = 1; k < n && ok; k++) {
@@ -121,8 +121,7 @@ static invariant_boards_status kernel(work *wk)
     size_t n = wk->n;
     gf2_poly p, c, q;
     invariant_boards_status st = IB_NO_MEMORY;
-    bool ok = gf2_poly_init(&p, (long)n) & gf2_poly_init(&c, (long)n) &
-              gf2_poly_init(&q, (long)n);
+    bool ok = gf2_poly_init(&p, (long)n) & gf2_poly_init(&c, (long)n) & gf2_poly_init(&q, (long)n);
     if (!ok) goto done;
     st = IB_TIME_LIMIT;
     if (!chain_poly(&p, n, false, wk->b) || !chain_poly(&q, n, true, wk->b)) goto done;
@@ -244,8 +243,7 @@ static invariant_boards_status representatives(work *wk, size_t classes,
         if (i > 0) { /* Gray code: element i differs from element i-1 in basis vector ctz(i) */
             size_t k = (size_t)__builtin_ctzll(i);
             for (int s = 0; s < IB_SYMMETRY_COUNT; s++)
-                gf2_xor(cur + (size_t)s * words, basis + ((size_t)s * (d + 1) + k) * words,
-                        words);
+                gf2_xor(cur + (size_t)s * words, basis + ((size_t)s * (d + 1) + k) * words, words);
         }
         if (budget_expired(wk->b)) goto done;
         bool smallest = true;

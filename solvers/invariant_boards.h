@@ -32,18 +32,18 @@ typedef enum invariant_boards_symmetry {
 
 typedef enum invariant_boards_status {
     IB_OK,
-    IB_TIME_LIMIT,   /* the budget ran out */
-    IB_TOO_MANY,     /* boards asked for, but more classes than the limit */
-    IB_NO_MEMORY,    /* an allocation failed */
-    IB_BAD_SIZE,     /* n outside 1..INVARIANT_BOARDS_MAX_N */
+    IB_TIME_LIMIT, /* the budget ran out */
+    IB_TOO_MANY,   /* boards asked for, but more classes than the limit */
+    IB_NO_MEMORY,  /* an allocation failed */
+    IB_BAD_SIZE,   /* n outside 1..INVARIANT_BOARDS_MAX_N */
 } invariant_boards_status;
 
 typedef struct invariant_boards_result {
     int n;
-    int kernel_dim;                     /* invariant boards = 2^kernel_dim */
-    int fixed_dim[IB_SYMMETRY_COUNT];   /* invariant boards that symmetry fixes = 2^fixed_dim */
-    mpz_t invariant_boards;             /* all invariant boards */
-    mpz_t count;                        /* classes under the 8 symmetries */
+    int kernel_dim;                   /* invariant boards = 2^kernel_dim */
+    int fixed_dim[IB_SYMMETRY_COUNT]; /* invariant boards that symmetry fixes = 2^fixed_dim */
+    mpz_t invariant_boards;           /* all invariant boards */
+    mpz_t count;                      /* classes under the 8 symmetries */
     /* With boards: the first row of each class's representative (the smallest of its 8 images,
      * rows concatenated), in ascending order; board_count rows of `words` words. The first
      * row determines the board (see invariant_boards_rows). */
@@ -65,7 +65,7 @@ void invariant_boards_result_free(invariant_boards_result *r);
 typedef struct invariant_boards_rows {
     size_t n;
     size_t words;
-    size_t next_row; /* the index of the row that invariant_boards_rows_next returns */
+    size_t next_row;              /* the index of the row that invariant_boards_rows_next returns */
     uint64_t *prev, *cur, *spare; /* rotate through block */
     uint64_t *block;
 } invariant_boards_rows;

@@ -20,8 +20,7 @@ typedef struct outcome {
 static outcome run_budget(api_format fmt, const char *body, budget *b, size_t read_size)
 {
     outcome o = {0};
-    api_answer *a =
-        api_answer_solve(&codec_invariant_boards, fmt, body, strlen(body), b, &o.err);
+    api_answer *a = api_answer_solve(&codec_invariant_boards, fmt, body, strlen(body), b, &o.err);
     if (!a) return o;
     size_t cap = 1 << 16;
     o.body = malloc(cap);

@@ -23,14 +23,30 @@ static void sym_source(int s, int n, int i, int j, int *si, int *sj)
 {
     int m = n - 1;
     switch (s) {
-    case 0: *si = i, *sj = j; break;
-    case 1: *si = i, *sj = m - j; break;
-    case 2: *si = m - i, *sj = j; break;
-    case 3: *si = m - i, *sj = m - j; break;
-    case 4: *si = j, *sj = i; break;
-    case 5: *si = m - j, *sj = m - i; break;
-    case 6: *si = m - j, *sj = i; break;
-    default: *si = j, *sj = m - i; break;
+    case 0:
+        *si = i, *sj = j;
+        break;
+    case 1:
+        *si = i, *sj = m - j;
+        break;
+    case 2:
+        *si = m - i, *sj = j;
+        break;
+    case 3:
+        *si = m - i, *sj = m - j;
+        break;
+    case 4:
+        *si = j, *sj = i;
+        break;
+    case 5:
+        *si = m - j, *sj = m - i;
+        break;
+    case 6:
+        *si = m - j, *sj = i;
+        break;
+    default:
+        *si = j, *sj = m - i;
+        break;
     }
 }
 
@@ -182,8 +198,8 @@ END_TEST
 
 typedef struct elim {
     size_t words, bits, rank;
-    uint64_t *rows;  /* bits rows of words words */
-    long *row_of;    /* bit -> row with that pivot, or -1 */
+    uint64_t *rows; /* bits rows of words words */
+    long *row_of;   /* bit -> row with that pivot, or -1 */
 } elim;
 
 static void elim_init(elim *e, size_t bits)
@@ -421,8 +437,8 @@ static void check_against_first_row_matrix(int n)
     invariant_boards_result r;
     ck_assert_int_eq(invariant_boards_solve(n, 0, &b, &r), IB_OK);
     for (int s = 0; s < 8; s++)
-        ck_assert_msg(r.fixed_dim[s] == dims[s], "n=%d symmetry %d: %d vs %d", n, s,
-                      r.fixed_dim[s], dims[s]);
+        ck_assert_msg(r.fixed_dim[s] == dims[s], "n=%d symmetry %d: %d vs %d", n, s, r.fixed_dim[s],
+                      dims[s]);
     invariant_boards_result_free(&r);
 }
 

@@ -236,6 +236,29 @@ START_TEST(json_board_2000)
 }
 END_TEST
 
+/* n = 1994: a few classes of nontrivial 1994 x 1994 boards, streamed and checked. */
+START_TEST(json_boards_large_nontrivial)
+{
+    budget b;
+    budget_init_unlimited(&b);
+    outcome o = run_budget(API_FORMAT_JSON, "{\"n\":1994,\"boards\":true}", &b, 65536);
+    ck_assert_ptr_nonnull(o.body);
+    json_t *root = json_loads(o.body, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    const char *count = json_string_value(json_object_get(root, "count"));
+    size_t listed;
+    char **boards = boards_of(root, 1994, &listed);
+    ck_assert_uint_eq(listed, strtoul(count, NULL, 10));
+    unsigned long all = strtoul(json_string_value(json_object_get(root, "invariant_boards")), NULL,
+                                10); /* classes <= all invariant boards <= 8 classes */
+    ck_assert(listed <= all && all <= 8 * listed);
+    check_boards(boards, listed, 1994);
+    free_boards(boards, listed);
+    json_decref(root);
+    free(o.body);
+}
+END_TEST
+
 /* A large kernel: both formats give the same count, a power of two bounds it. */
 START_TEST(large_counts_agree)
 {
@@ -344,6 +367,7 @@ int main(void)
     tcase_add_test(tc, json_boards_for_the_sample);
     tcase_add_test(tc, json_boards_many);
     tcase_add_test(tc, json_board_2000);
+    tcase_add_test(tc, json_boards_large_nontrivial);
     tcase_add_test(tc, large_counts_agree);
     tcase_add_test(tc, json_errors);
     tcase_add_test(tc, too_many_boards);

@@ -457,6 +457,32 @@ START_TEST(first_row_matrix_large_kernels)
 }
 END_TEST
 
+/* Listings beyond the brute force: each listed board is checked (invariant, smallest image,
+ * ascending), and their number equals the count from the test's own first-row matrix, so the
+ * list holds every class exactly once. */
+START_TEST(listings_for_larger_n)
+{
+    static const int sizes[] = {33, 139, 1985};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        int n = sizes[i];
+        budget b;
+        budget_init_unlimited(&b);
+        invariant_boards_result r;
+        ck_assert_int_eq(invariant_boards_solve(n, 10000, &b, &r), IB_OK);
+        ck_assert(mpz_is(r.count, r.board_count));
+        if (n <= 263) {
+            int dims[8];
+            first_row_dims(n, dims);
+            unsigned long total = 0;
+            for (int s = 0; s < 8; s++) total += 1ul << dims[s];
+            ck_assert_uint_eq(r.board_count, total / 8);
+        }
+        check_listed(&r);
+        invariant_boards_result_free(&r);
+    }
+}
+END_TEST
+
 /* ---- large n: relations the counts must satisfy ---- */
 
 START_TEST(large_n_relations)
@@ -543,6 +569,7 @@ int main(void)
     tcase_add_test(tc, representatives_up_to_29);
     tcase_add_test(tc, first_row_matrix_up_to_130);
     tcase_add_test(tc, first_row_matrix_large_kernels);
+    tcase_add_test(tc, listings_for_larger_n);
     tcase_add_test(tc, large_n_relations);
     tcase_add_test(tc, large_single_class_board);
     tcase_add_test(tc, too_many_boards_keeps_the_counts);

@@ -56,7 +56,7 @@ void gf2_poly_normalise(gf2_poly *p);
 void gf2_poly_copy(gf2_poly *dst, const gf2_poly *src);
 /* a = a mod b; b non-zero. */
 void gf2_poly_mod(gf2_poly *a, const gf2_poly *b);
-/* a = gcd(a, b); b is used as scratch (left with 0 or garbage). */
+/* a = gcd(a, b); b is used as scratch, and the two may exchange buffers (give them equal room). */
 void gf2_poly_gcd(gf2_poly *a, gf2_poly *b);
 /* q = a / b, the remainder dropped; a is used as scratch (left with the remainder). */
 void gf2_poly_div(gf2_poly *q, gf2_poly *a, const gf2_poly *b);

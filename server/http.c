@@ -29,6 +29,7 @@
 #define PATH_LOG_MAX 256
 #define BODY_FIRST_CAP 4096u
 #define BODY_PREALLOC_MAX (1u << 20)
+#define DISCARD_MAX ((size_t)64 << 20) /* read past the cap, to answer 413 */
 
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_SOLVE "POST, OPTIONS"
@@ -76,6 +77,7 @@ typedef struct request {
     char *body; /* NUL-terminated; len bytes */
     size_t len, cap;
     bool oversize;
+    size_t discarded;   /* bytes dropped once oversize */
     api_answer *answer; /* the worker's result ... */
     api_error err;      /* ... or its error */
     struct timespec start_mono, start_real;
@@ -349,17 +351,24 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
     return MHD_YES;
 }
 
-/* A data call: append to the capped buffer; past the cap, drop the body and remember. */
-static void take_body(request *r, const char *data, size_t size)
+/* A data call: append to the capped buffer; past the cap, drop the body and remember, so that
+ * the final call answers 413. Returns false when the client keeps sending far past the cap
+ * (more than DISCARD_MAX bytes dropped): the connection is then closed without an answer
+ * rather than read forever. */
+static bool take_body(request *r, const char *data, size_t size)
 {
     size_t max = r->srv->cfg.max_body;
-    if (r->oversize) return;
+    if (r->oversize) {
+        r->discarded += size;
+        return r->discarded <= DISCARD_MAX;
+    }
     if (size > max - r->len) {
         r->oversize = true;
+        r->discarded = r->len + size;
         free(r->body);
         r->body = NULL;
         r->len = r->cap = 0;
-        return;
+        return true;
     }
     if (r->len + size + 1 > r->cap) {
         size_t cap = r->cap ? r->cap : BODY_FIRST_CAP;
@@ -368,10 +377,11 @@ static void take_body(request *r, const char *data, size_t size)
         char *grown = realloc(r->body, cap);
         if (!grown) { /* answered as too large: the server cannot hold it */
             r->oversize = true;
+            r->discarded = r->len + size;
             free(r->body);
             r->body = NULL;
             r->len = r->cap = 0;
-            return;
+            return true;
         }
         r->body = grown;
         r->cap = cap;
@@ -379,6 +389,7 @@ static void take_body(request *r, const char *data, size_t size)
     memcpy(r->body + r->len, data, size);
     r->len += size;
     r->body[r->len] = '\0';
+    return true;
 }
 
 /* ---- the hand-off to the pool ------------------------------------------------------------ */
@@ -487,9 +498,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     case STATE_RECEIVING:
         if (*upload_data_size) {
-            take_body(r, upload_data, *upload_data_size);
+            bool keep = take_body(r, upload_data, *upload_data_size);
             *upload_data_size = 0;
-            return MHD_YES;
+            return keep ? MHD_YES : MHD_NO;
         }
         return dispatch_solve(r);
     case STATE_SOLVING: /* resumed by the worker */

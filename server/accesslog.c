@@ -25,25 +25,85 @@ void accesslog_json_string(char *buf, size_t cap, size_t *len, const char *s)
     *len = n;
 }
 
+/* Small appenders: the log line is built by hand, since printf-style formatting was a visible
+ * share of a request's CPU time. The caller keeps 64 bytes of slack for each. */
+static void put(char *buf, size_t *n, const char *s)
+{
+    size_t len = strlen(s);
+    memcpy(buf + *n, s, len);
+    *n += len;
+}
+
+static void put_u64(char *buf, size_t *n, uint64_t v, int min_digits)
+{
+    char digits[24];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v || k < min_digits);
+    while (k) buf[(*n)++] = digits[--k];
+}
+
+/* Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm): no time-zone machinery. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
 void accesslog_write(int fd, const access_entry *e)
 {
     char line[1024];
-    struct tm tm;
-    gmtime_r(&e->when.tv_sec, &tm);
-    size_t n = strftime(line, sizeof line, "{\"time\":\"%Y-%m-%dT%H:%M:%S", &tm);
-    n += (size_t)snprintf(line + n, sizeof line - n,
-                          ".%03ldZ\",\"method\":", e->when.tv_nsec / 1000000);
+    size_t n = 0;
+    int64_t secs = (int64_t)e->when.tv_sec, days = secs / 86400, rem = secs % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        days--;
+    }
+    int64_t year;
+    unsigned month, day;
+    civil_from_days(days, &year, &month, &day);
+    put(line, &n, "{\"time\":\"");
+    put_u64(line, &n, (uint64_t)(year < 0 ? 0 : year), 4);
+    line[n++] = '-';
+    put_u64(line, &n, month, 2);
+    line[n++] = '-';
+    put_u64(line, &n, day, 2);
+    line[n++] = 'T';
+    put_u64(line, &n, (uint64_t)rem / 3600, 2);
+    line[n++] = ':';
+    put_u64(line, &n, (uint64_t)rem / 60 % 60, 2);
+    line[n++] = ':';
+    put_u64(line, &n, (uint64_t)rem % 60, 2);
+    line[n++] = '.';
+    put_u64(line, &n, (uint64_t)e->when.tv_nsec / 1000000, 3);
+    put(line, &n, "Z\",\"method\":");
     accesslog_json_string(line, sizeof line - 200, &n, e->method);
-    n += (size_t)snprintf(line + n, sizeof line - n, ",\"path\":");
+    put(line, &n, ",\"path\":");
     accesslog_json_string(line, sizeof line - 200, &n, e->path);
-    n += (size_t)snprintf(line + n, sizeof line - n, ",\"puzzle\":");
+    put(line, &n, ",\"puzzle\":");
     if (e->puzzle)
         accesslog_json_string(line, sizeof line - 200, &n, e->puzzle);
     else
-        n += (size_t)snprintf(line + n, sizeof line - n, "null");
-    n += (size_t)snprintf(line + n, sizeof line - n,
-                          ",\"status\":%d,\"bytes\":%llu,\"duration_ms\":%.3f,\"request_id\":",
-                          e->status, (unsigned long long)e->bytes, e->duration_ms);
+        put(line, &n, "null");
+    put(line, &n, ",\"status\":");
+    put_u64(line, &n, (uint64_t)(e->status < 0 ? 0 : e->status), 1);
+    put(line, &n, ",\"bytes\":");
+    put_u64(line, &n, e->bytes, 1);
+    put(line, &n, ",\"duration_ms\":");
+    uint64_t us = e->duration_ms > 0 ? (uint64_t)(e->duration_ms * 1000.0 + 0.5) : 0;
+    put_u64(line, &n, us / 1000, 1);
+    line[n++] = '.';
+    put_u64(line, &n, us % 1000, 3);
+    put(line, &n, ",\"request_id\":");
     accesslog_json_string(line, sizeof line - 4, &n, e->request_id);
     line[n++] = '}';
     line[n++] = '\n';
@@ -87,6 +147,8 @@ void accesslog_request_id(const char *incoming, char *out)
         unsigned long long none = 0;
         atomic_compare_exchange_strong(&seed, &none, fresh | 1);
     }
-    snprintf(out, REQUEST_ID_MAX + 1, "%016llx",
-             (unsigned long long)mix64(atomic_load_explicit(&seed, memory_order_relaxed) + k));
+    static const char hex[] = "0123456789abcdef";
+    uint64_t id = mix64(atomic_load_explicit(&seed, memory_order_relaxed) + k);
+    for (int i = 15; i >= 0; i--, id >>= 4) out[i] = hex[id & 15];
+    out[16] = '\0';
 }

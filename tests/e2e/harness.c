@@ -24,15 +24,8 @@
 #define MAX_SERVERS 16
 static pid_t started[MAX_SERVERS];
 
-/* Temporary files made by this process, removed at exit. */
-#define MAX_TEMPS 64
-static char temps[MAX_TEMPS][64];
-static int temp_count;
-
 static void kill_started(void)
 {
-    for (int i = 0; i < temp_count; i++) unlink(temps[i]);
-    temp_count = 0;
     for (int i = 0; i < MAX_SERVERS; i++)
         if (started[i] > 0) {
             kill(started[i], SIGKILL);
@@ -81,16 +74,16 @@ char *harness_read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* Forks and executes the binary with stdout/stderr redirected; the child dies with us. */
-static pid_t spawn(const char *const *argv, const char *out_path, const char *err_path)
+/* Forks and executes the binary with stdout/stderr on the given descriptors (-1: /dev/null);
+ * the child dies with us. */
+static pid_t spawn(const char *const *argv, int out, int err)
 {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid != 0) return pid;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
-    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (out < 0) out = open("/dev/null", O_WRONLY);
     if (out < 0 || err < 0) _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(err, STDERR_FILENO);
@@ -101,31 +94,57 @@ static pid_t spawn(const char *const *argv, const char *out_path, const char *er
     _exit(127);
 }
 
-static void temp_path(char *buf, size_t cap, const char *what)
+/* A temporary file already unlinked: it lives exactly as long as its descriptors. */
+static int temp_fd(void)
 {
-    snprintf(buf, cap, "/tmp/puzzled-e2e-%s-XXXXXX", what);
-    int fd = mkstemp(buf);
-    if (fd >= 0) close(fd);
-    if (temp_count < MAX_TEMPS) snprintf(temps[temp_count++], sizeof temps[0], "%s", buf);
+    char path[] = "/tmp/puzzled-e2e-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+/* Everything written to fd so far, read from offset 0 without moving the shared offset. */
+static char *read_fd(int fd)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) buf = realloc(buf, cap *= 2);
+        ssize_t got = pread(fd, buf + n, cap - n - 1, (off_t)n);
+        if (got <= 0) break;
+        n += (size_t)got;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A failed start: show what the server said, then remove its files. */
+static bool start_failed(harness_server *s)
+{
+    char *err = harness_stderr(s);
+    fprintf(stderr, "harness: %s did not start: %s\n", PUZZLED_BINARY, err);
+    free(err);
+    return false;
 }
 
 bool harness_start(harness_server *s, const char *const *extra_args)
 {
     pthread_once(&once, init_once);
     memset(s, 0, sizeof *s);
-    temp_path(s->log_path, sizeof s->log_path, "out");
-    temp_path(s->stderr_path, sizeof s->stderr_path, "err");
+    s->log_fd = temp_fd();
+    s->stderr_fd = temp_fd();
+    if (s->log_fd < 0 || s->stderr_fd < 0) return false;
     const char *argv[64] = {PUZZLED_BINARY, "--port", "0", "--bind", "127.0.0.1"};
     int argc = 5;
     for (int i = 0; extra_args && extra_args[i] && argc < 63; i++) argv[argc++] = extra_args[i];
     argv[argc] = NULL;
-    s->pid = spawn(argv, s->log_path, s->stderr_path);
+    s->pid = spawn(argv, s->log_fd, s->stderr_fd);
     if (s->pid < 0) return false;
     remember(s->pid, true);
 
     for (int waited = 0; waited < START_TIMEOUT_MS; waited += 10) {
-        char *log = harness_read_file(s->log_path, NULL);
-        const char *line = log ? strstr(log, "\"msg\":\"listening\"") : NULL;
+        char *log = harness_log(s);
+        const char *line = strstr(log, "\"msg\":\"listening\"");
         const char *port = line ? strstr(line, "\"port\":") : NULL;
         if (port && strchr(port, '\n')) s->port = atoi(port + 7);
         free(log);
@@ -133,13 +152,13 @@ bool harness_start(harness_server *s, const char *const *extra_args)
         if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
             remember(s->pid, false);
             s->pid = 0;
-            return false;
+            return start_failed(s);
         }
         sleep_ms(10);
     }
     if (s->port <= 0) {
         harness_kill(s);
-        return false;
+        return start_failed(s);
     }
     for (int waited = 0; waited < START_TIMEOUT_MS; waited += 20) {
         harness_response r;
@@ -149,7 +168,7 @@ bool harness_start(harness_server *s, const char *const *extra_args)
         sleep_ms(20);
     }
     harness_kill(s);
-    return false;
+    return start_failed(s);
 }
 
 static int wait_exit(pid_t pid, long timeout_ms)
@@ -192,22 +211,26 @@ void harness_kill(harness_server *s)
 int harness_run(const char *const *args, char **err)
 {
     pthread_once(&once, init_once);
-    char err_path[64];
-    temp_path(err_path, sizeof err_path, "run");
+    int err_fd = temp_fd();
     const char *argv[64] = {PUZZLED_BINARY};
     int argc = 1;
     for (int i = 0; args && args[i] && argc < 63; i++) argv[argc++] = args[i];
     argv[argc] = NULL;
-    pid_t pid = spawn(argv, "/dev/null", err_path);
+    pid_t pid = spawn(argv, -1, err_fd);
     int status = pid > 0 ? wait_exit(pid, 10000) : -1;
-    if (err) *err = harness_read_file(err_path, NULL);
-    unlink(err_path);
+    if (err) *err = read_fd(err_fd);
+    close(err_fd);
     return status;
 }
 
 char *harness_log(const harness_server *s)
 {
-    return harness_read_file(s->log_path, NULL);
+    return read_fd(s->log_fd);
+}
+
+char *harness_stderr(const harness_server *s)
+{
+    return read_fd(s->stderr_fd);
 }
 
 char *harness_wait_log_line(const harness_server *s, const char *needle)

@@ -21,8 +21,9 @@
 typedef struct harness_server {
     pid_t pid;
     int port;
-    char log_path[64];    /* the server's standard output (listening line, access log) */
-    char stderr_path[64]; /* its standard error */
+    int log_fd;    /* the server's standard output (listening line, access log): an unlinked
+                      temporary file, so nothing is left behind however the test ends */
+    int stderr_fd; /* its standard error, the same way */
 } harness_server;
 
 typedef struct harness_response {
@@ -51,8 +52,10 @@ bool harness_request_chunked(const harness_server *s, const char *method, const 
 const char *harness_header(const harness_response *r, const char *name, char *buf, size_t cap);
 void harness_response_free(harness_response *r);
 
-/* Everything the server has written to standard output so far (malloc'd, NUL-terminated). */
+/* Everything the server has written to standard output / standard error so far (malloc'd,
+ * NUL-terminated). Still readable after harness_stop(). */
 char *harness_log(const harness_server *s);
+char *harness_stderr(const harness_server *s);
 /* Waits (up to 120 s: a solve in the sanitizer build is slow) until standard output holds a line
  * containing needle; returns that line (malloc'd), or NULL. */
 char *harness_wait_log_line(const harness_server *s, const char *needle);

@@ -1,16 +1,20 @@
 /* End-to-end test harness: runs the real puzzled binary on an ephemeral port and talks HTTP to
- * it with libcurl.
- *
- *   harness_server s;
- *   ck_assert(harness_start(&s, NULL));                 // or (const char *[]){"--workers", "1",
- * NULL} harness_response r; ck_assert(harness_request(&s, "POST", "/solve/nine",
- * "application/json", body, strlen(body), NULL, &r)); ck_assert_int_eq(r.status, 200); // r.body is
- * NUL-terminated harness_response_free(&r); ck_assert_int_eq(harness_stop(&s), 0);               //
- * SIGTERM, then the exit status
- *
- * Start the server inside each test (libcheck forks every test). A server whose test dies is
- * killed with it (PR_SET_PDEATHSIG and an atexit hook), so no test leaves an orphan. Every
- * function here is safe to call from several threads at once, except start/stop. */
+ * it with libcurl. A test (libcheck forks every test, so start the server inside it):
+ */
+// clang-format off
+//     harness_server s;
+//     ck_assert(harness_start(&s, (const char *[]){"--workers", "1", NULL})); /* or NULL */
+//     harness_response r;
+//     ck_assert(harness_request(&s, "POST", "/solve/nine", "application/json",
+//                               body, strlen(body), NULL, &r));
+//     ck_assert_int_eq(r.status, 200);   /* r.body is NUL-terminated */
+//     harness_response_free(&r);
+//     ck_assert_int_eq(harness_stop(&s), 0);   /* SIGTERM, then the exit status */
+// clang-format on
+/*
+ * A server whose test dies is killed with it (PR_SET_PDEATHSIG and an atexit hook), so no test
+ * leaves an orphan. harness_request and the log readers are safe to call from several threads
+ * at once (for concurrent requests); start and stop are not. */
 #ifndef PUZZLED_E2E_HARNESS_H
 #define PUZZLED_E2E_HARNESS_H
 

@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define API_STAGE_SIZE (64 * 1024)
-#define API_ITEM_MAX (16 * 1024)
+/* The stage lives inside each answer: at 64 KiB or more, freeing it makes glibc consolidate its
+ * heap on every request, which showed in profiles of the request path. */
+#define API_STAGE_SIZE (32 * 1024)
+#define API_ITEM_MAX (8 * 1024)
 
 typedef struct api_writer {
     char *buf;

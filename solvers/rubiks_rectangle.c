@@ -1,0 +1,577 @@
+/* Rubik's Rectangle: exact decision and a short sorting sequence.
+ *
+ * Cells fall into orbits under the flips: {(i,j), (i,W-1-j), (H-1-i,j), (H-1-i,W-1-j)}. The middle
+ * row of an odd H (middle column of an odd W) is only ever reversed as a whole by its own flip,
+ * which commutes with everything else. A 4-cell orbit (p,q) is moved only by the rows of pair p
+ * (T, B) and the columns of pair q (L, R), each a transposition of its cells (see
+ * rubiks_rectangle_group.h), so its parity after any word is x_p + y_q (flips of row pair p plus
+ * flips of column pair q, mod 2), and commutators such as (T L)^2 give every 3-cycle inside one
+ * orbit without touching the rest. Hence: solvable exactly when every value lies in its home
+ * orbit, the middle row/column is sorted or reversed, and par(p,q) = par(p,0) + par(0,q) +
+ * par(0,0) for every orbit.
+ *
+ * Construction ("shared row runs with column carry"). Pairs of rows are solved one block at a
+ * time. Block p gets one short run of row flips X1..Xk (a row sequence) shared by all its orbits;
+ * before each Xi, each column pair q applies some c_i in V = {e, L, R, LR}. Column flips also act
+ * on every other block, but only through their net in V, which commutes inside V: a solved orbit
+ * of column pair q just waits in state G_q A_q (G_q: the column pair's total net, fixed in advance;
+ * A_q: the net so far) and one last set of column flips A_q G_q puts them all home at the end.
+ * Orbit (p,q) then needs w n = A tau G A (tau: the inverse of its state, n the block's net), and
+ * the table of the row sequence gives the cheapest column choices for every (target, net). For a
+ * fixed choice of row sequences the column pairs are independent: a dynamic program over the
+ * blocks with the net A in V as state gives each column pair its optimum. On boards that are not
+ * too large, a round of coordinate descent then picks each block's row sequence from a list of
+ * candidates, holding the others fixed (forward and backward DP values make each try cheap).
+ * Adjacent flips of the same kind commute, so a last pass cancels equal pairs inside each run. */
+#include "rubiks_rectangle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rubiks_rectangle_group.h"
+
+#define COST_INF 0x3fffffff
+
+/* Boards with at most this many 4-cell orbits get the coordinate descent over row sequences. */
+#define DESCENT_MAX_ORBITS 40000
+#define DESCENT_SEQ_LEN 5
+
+typedef struct move_list {
+    rubiks_rectangle_move *m;
+    size_t n, cap;
+    bool out_of_memory;
+} move_list;
+
+static void push(move_list *l, rubiks_rectangle_move mv)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        rubiks_rectangle_move *m = realloc(l->m, cap * sizeof *m);
+        if (!m) {
+            l->out_of_memory = true;
+            return;
+        }
+        l->m = m;
+        l->cap = cap;
+    }
+    l->m[l->n++] = mv;
+}
+
+/* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state. */
+typedef struct core {
+    const rubiks_rectangle_group *g;
+    int height, width, rows, cols;          /* rows = P = H/2, cols = Q = W/2 */
+    uint8_t *tau;                           /* [p * Q + q] */
+    const rubiks_rectangle_seq **block_seq; /* [p] */
+    uint8_t *block_parity;                  /* [p]: the parity every target of block p has */
+    uint8_t *column_parity;                 /* [q]: the parity of G_q */
+} core;
+
+static unsigned popcount2(unsigned v)
+{
+    return (v & 1) + ((v >> 1) & 1);
+}
+
+/* The target phi of orbit (p,q) when the net so far is A and the total is G: A tau G A. */
+static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_total)
+{
+    const rubiks_rectangle_group *g = c->g;
+    uint8_t x = g->mul[tau][g->column[g_total]];
+    return g->mul[g->mul[g->column[a]][x]][g->column[a]];
+}
+
+/* Forward DP of column pair q with total G: f[p*4 + A] = cheapest column cost of blocks < p
+ * ending with net A. back (optional) records the predecessor net. Returns the best total. */
+static unsigned column_forward(const core *c, int q, unsigned g_total, unsigned *f, uint8_t *back)
+{
+    int P = c->rows, Q = c->cols;
+    for (int a = 0; a < 4; a++) f[a] = a == 0 ? 0 : COST_INF;
+    for (int p = 0; p < P; p++) {
+        const rubiks_rectangle_seq *s = c->block_seq[p];
+        const unsigned *cur = f + 4 * p;
+        unsigned *next = f + 4 * (p + 1);
+        for (int a = 0; a < 4; a++) next[a] = COST_INF;
+        uint8_t tau = c->tau[(size_t)p * Q + q];
+        for (unsigned a = 0; a < 4; a++) {
+            if (cur[a] >= COST_INF) continue;
+            uint8_t t = target(c, tau, a, g_total);
+            for (unsigned n = 0; n < 4; n++) {
+                unsigned cost = s->cost[t][n];
+                if (cost == RR_COST_NONE) continue;
+                unsigned v = cur[a] + cost;
+                if (v < next[a ^ n]) {
+                    next[a ^ n] = v;
+                    if (back) back[4 * p + (a ^ n)] = (uint8_t)a;
+                }
+            }
+        }
+    }
+    unsigned best = COST_INF;
+    for (unsigned a = 0; a < 4; a++)
+        if (f[4 * P + a] < COST_INF && f[4 * P + a] + popcount2(a ^ g_total) < best)
+            best = f[4 * P + a] + popcount2(a ^ g_total);
+    return best;
+}
+
+/* Backward DP: b[p*4 + A] = cheapest cost of blocks >= p plus the final flips, from net A. */
+static void column_backward(const core *c, int q, unsigned g_total, unsigned *b)
+{
+    int P = c->rows, Q = c->cols;
+    for (unsigned a = 0; a < 4; a++) b[4 * P + a] = popcount2(a ^ g_total);
+    for (int p = P - 1; p >= 0; p--) {
+        const rubiks_rectangle_seq *s = c->block_seq[p];
+        uint8_t tau = c->tau[(size_t)p * Q + q];
+        for (unsigned a = 0; a < 4; a++) {
+            uint8_t t = target(c, tau, a, g_total);
+            unsigned best = COST_INF;
+            for (unsigned n = 0; n < 4; n++) {
+                unsigned cost = s->cost[t][n];
+                if (cost == RR_COST_NONE) continue;
+                unsigned v = cost + b[4 * (p + 1) + (a ^ n)];
+                if (v < best) best = v;
+            }
+            b[4 * p + a] = best;
+        }
+    }
+}
+
+/* The two totals G of the right parity for column pair q. */
+static void column_totals(const core *c, int q, unsigned out[2])
+{
+    if (c->column_parity[q]) {
+        out[0] = 1, out[1] = 2;
+    } else {
+        out[0] = 0, out[1] = 3;
+    }
+}
+
+static void choose_parities(core *c, unsigned g0)
+{
+    const rubiks_rectangle_group *g = c->g;
+    int Q = c->cols;
+    uint8_t base = g->parity[c->tau[0]];
+    for (int q = 0; q < Q; q++) c->column_parity[q] = (uint8_t)(g->parity[c->tau[q]] ^ base ^ g0);
+    for (int p = 0; p < c->rows; p++)
+        c->block_parity[p] = (uint8_t)(g->parity[c->tau[(size_t)p * Q]] ^ g0);
+}
+
+/* Total flips of the core plan for the current row sequences; -1 when out of time. */
+static long plan_cost(const core *c, unsigned *f, budget *b)
+{
+    long total = 0;
+    for (int p = 0; p < c->rows; p++) total += c->block_seq[p]->row_cost;
+    for (int q = 0; q < c->cols; q++) {
+        if (budget_expired(b)) return -1;
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        unsigned best = COST_INF;
+        for (int k = 0; k < 2; k++) {
+            unsigned v = column_forward(c, q, totals[k], f, NULL);
+            if (v < best) best = v;
+        }
+        total += best;
+    }
+    return total;
+}
+
+/* The candidate row sequences: every run of up to DESCENT_SEQ_LEN row flips without two equal
+ * neighbours that reaches every target of its parity. */
+typedef struct seq_pool {
+    rubiks_rectangle_seq *seq;
+    int count;
+    const rubiks_rectangle_seq *fixed[2]; /* the default for each parity */
+} seq_pool;
+
+static bool pool_init(seq_pool *pool, const rubiks_rectangle_group *g, bool many)
+{
+    /* T B T for odd blocks, T B T B for even ones: short and complete. */
+    static const uint8_t odd[] = {1, 2, 1}, even[] = {1, 2, 1, 2};
+    int cap = 2;
+    if (many) {
+        cap = 0;
+        for (int len = 1, n = 3; len <= DESCENT_SEQ_LEN; len++, n *= 2) cap += n;
+    }
+    pool->seq = malloc((size_t)cap * sizeof *pool->seq);
+    if (!pool->seq) return false;
+    pool->count = 0;
+    if (!many) {
+        rubiks_rectangle_seq_init(g, odd, 3, &pool->seq[0]);
+        rubiks_rectangle_seq_init(g, even, 4, &pool->seq[1]);
+        pool->count = 2;
+        pool->fixed[1] = &pool->seq[0];
+        pool->fixed[0] = &pool->seq[1];
+        return true;
+    }
+    for (int len = 1; len <= DESCENT_SEQ_LEN; len++) {
+        int total = 1;
+        for (int i = 0; i < len; i++) total *= 3;
+        for (int code = 0; code < total; code++) {
+            uint8_t rows[RR_SEQ_MAX];
+            bool ok = true;
+            for (int i = 0, v = code; i < len; i++, v /= 3) {
+                rows[i] = (uint8_t)(v % 3 + 1);
+                if (i > 0 && rows[i] == rows[i - 1]) ok = false;
+            }
+            if (!ok) continue;
+            rubiks_rectangle_seq *s = &pool->seq[pool->count];
+            rubiks_rectangle_seq_init(g, rows, len, s);
+            if (!rubiks_rectangle_seq_complete(g, s)) continue;
+            if (len == 3 && memcmp(rows, odd, 3) == 0) pool->fixed[1] = s;
+            if (len == 4 && memcmp(rows, even, 4) == 0) pool->fixed[0] = s;
+            pool->count++;
+        }
+    }
+    return true;
+}
+
+/* One round of coordinate descent over the blocks' row sequences. f and bw hold, per column
+ * pair and total, the forward and backward DP tables (P+1 entries of 4). */
+static bool descend(core *c, const seq_pool *pool, unsigned *f, unsigned *bw, budget *b)
+{
+    int P = c->rows, Q = c->cols;
+    size_t stride = 4 * (size_t)(P + 1);
+    for (int q = 0; q < Q; q++) {
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        for (int k = 0; k < 2; k++) {
+            if (budget_expired(b)) return false;
+            column_forward(c, q, totals[k], f + (2 * (size_t)q + k) * stride, NULL);
+            column_backward(c, q, totals[k], bw + (2 * (size_t)q + k) * stride);
+        }
+    }
+    for (int p = 0; p < P; p++) {
+        long best = -1;
+        const rubiks_rectangle_seq *pick = c->block_seq[p];
+        for (int i = 0; i < pool->count; i++) {
+            const rubiks_rectangle_seq *s = &pool->seq[i];
+            if (s->parity != c->block_parity[p]) continue;
+            if (budget_expired(b)) return false;
+            long cost = s->row_cost;
+            for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
+                unsigned totals[2];
+                column_totals(c, q, totals);
+                uint8_t tau = c->tau[(size_t)p * Q + q];
+                unsigned m = COST_INF;
+                for (int k = 0; k < 2; k++) {
+                    const unsigned *fq = f + (2 * (size_t)q + k) * stride + 4 * p;
+                    const unsigned *bq = bw + (2 * (size_t)q + k) * stride + 4 * (p + 1);
+                    for (unsigned a = 0; a < 4; a++) {
+                        if (fq[a] >= COST_INF) continue;
+                        uint8_t t = target(c, tau, a, totals[k]);
+                        for (unsigned n = 0; n < 4; n++) {
+                            unsigned sc = s->cost[t][n];
+                            if (sc == RR_COST_NONE) continue;
+                            unsigned v = fq[a] + sc + bq[a ^ n];
+                            if (v < m) m = v;
+                        }
+                    }
+                }
+                cost += m;
+            }
+            if (best < 0 || cost < best) {
+                best = cost;
+                pick = s;
+            }
+        }
+        c->block_seq[p] = pick;
+        /* Advance the forward tables through block p with its new sequence. */
+        const rubiks_rectangle_seq *s = pick;
+        for (int q = 0; q < Q; q++) {
+            unsigned totals[2];
+            column_totals(c, q, totals);
+            uint8_t tau = c->tau[(size_t)p * Q + q];
+            for (int k = 0; k < 2; k++) {
+                const unsigned *cur = f + (2 * (size_t)q + k) * stride + 4 * p;
+                unsigned *next = f + (2 * (size_t)q + k) * stride + 4 * (p + 1);
+                for (int a = 0; a < 4; a++) next[a] = COST_INF;
+                for (unsigned a = 0; a < 4; a++) {
+                    if (cur[a] >= COST_INF) continue;
+                    uint8_t t = target(c, tau, a, totals[k]);
+                    for (unsigned n = 0; n < 4; n++) {
+                        unsigned sc = s->cost[t][n];
+                        if (sc == RR_COST_NONE) continue;
+                        if (cur[a] + sc < next[a ^ n]) next[a ^ n] = cur[a] + sc;
+                    }
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* Writes the moves of the core plan: per block, column choices then row flips; then the final
+ * column flips. */
+static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint16_t *choice,
+                      uint8_t *final_net, budget *b)
+{
+    int P = c->rows, Q = c->cols, H = c->height, W = c->width;
+    for (int q = 0; q < Q; q++) {
+        if (budget_expired(b)) return false;
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        unsigned best = COST_INF, g_total = totals[0];
+        for (int k = 0; k < 2; k++) {
+            unsigned v = column_forward(c, q, totals[k], f, NULL);
+            if (v < best) best = v, g_total = totals[k];
+        }
+        column_forward(c, q, g_total, f, back);
+        unsigned a_end = 0, end_cost = COST_INF;
+        for (unsigned a = 0; a < 4; a++)
+            if (f[4 * P + a] < COST_INF && f[4 * P + a] + popcount2(a ^ g_total) < end_cost)
+                end_cost = f[4 * P + a] + popcount2(a ^ g_total), a_end = a;
+        final_net[q] = (uint8_t)(a_end ^ g_total);
+        unsigned a = a_end;
+        for (int p = P - 1; p >= 0; p--) {
+            unsigned prev = back[4 * p + a];
+            uint8_t t = target(c, c->tau[(size_t)p * Q + q], prev, g_total);
+            choice[(size_t)p * Q + q] = c->block_seq[p]->choice[t][a ^ prev];
+            a = prev;
+        }
+    }
+    for (int p = 0; p < P; p++) {
+        if (budget_expired(b)) return false;
+        const rubiks_rectangle_seq *s = c->block_seq[p];
+        for (int i = 0; i < s->len; i++) {
+            for (int q = 0; q < Q; q++) {
+                unsigned cv = (choice[(size_t)p * Q + q] >> (2 * i)) & 3;
+                if (cv & 1) push(out, -(q + 1));
+                if (cv & 2) push(out, -(W - q));
+            }
+            if (s->rows[i] & 1) push(out, p + 1);
+            if (s->rows[i] & 2) push(out, H - p);
+        }
+    }
+    for (int q = 0; q < Q; q++) {
+        if (final_net[q] & 1) push(out, -(q + 1));
+        if (final_net[q] & 2) push(out, -(W - q));
+    }
+    return !out->out_of_memory;
+}
+
+/* Row flips commute with row flips and column flips with column flips: inside each maximal run
+ * of one kind, a line flipped an even number of times is dropped. Repeated until stable, since
+ * emptying a run joins its neighbours. */
+static size_t cancel_pairs(rubiks_rectangle_move *m, size_t n, uint8_t *mark)
+{
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        size_t out = 0;
+        for (size_t i = 0; i < n;) {
+            bool is_row = m[i] > 0;
+            size_t j = i;
+            while (j < n && (m[j] > 0) == is_row) j++;
+            for (size_t k = i; k < j; k++) mark[abs(m[k])] ^= 1;
+            size_t kept = out;
+            for (size_t k = i; k < j; k++) {
+                int line = abs(m[k]);
+                if (mark[line]) {
+                    m[out++] = m[k];
+                    mark[line] = 0;
+                }
+            }
+            if (out - kept != j - i) changed = true;
+            i = j;
+        }
+        n = out;
+    }
+    return n;
+}
+
+typedef struct workspace {
+    uint8_t *tau, *block_parity, *column_parity, *back, *final_net, *mark;
+    const rubiks_rectangle_seq **block_seq, **best_seq;
+    unsigned *f, *bw;
+    uint16_t *choice;
+    seq_pool pool;
+} workspace;
+
+static void workspace_free(workspace *ws)
+{
+    free(ws->tau);
+    free(ws->block_parity);
+    free(ws->column_parity);
+    free(ws->back);
+    free(ws->final_net);
+    free(ws->mark);
+    free(ws->block_seq);
+    free(ws->best_seq);
+    free(ws->f);
+    free(ws->bw);
+    free(ws->choice);
+    free(ws->pool.seq);
+}
+
+/* Solves the 4-cell orbits (tau already filled). */
+static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, budget *b)
+{
+    int P = c->rows, Q = c->cols;
+    size_t orbits = (size_t)P * Q;
+    bool many = orbits > 1 && orbits <= DESCENT_MAX_ORBITS;
+    if (!pool_init(&ws->pool, c->g, many)) return RUBIKS_RECTANGLE_NO_MEMORY;
+    size_t stride = 4 * (size_t)(P + 1);
+    ws->f = malloc((many ? 2 * (size_t)Q : 1) * stride * sizeof *ws->f);
+    ws->bw = many ? malloc(2 * (size_t)Q * stride * sizeof *ws->bw) : NULL;
+    ws->back = malloc(4 * (size_t)P);
+    ws->choice = malloc(orbits * sizeof *ws->choice);
+    ws->final_net = malloc((size_t)Q);
+    if (!ws->f || (many && !ws->bw) || !ws->back || !ws->choice || !ws->final_net)
+        return RUBIKS_RECTANGLE_NO_MEMORY;
+
+    /* The one free bit: the parity of G_0. Plan both, keep the cheaper. */
+    ws->best_seq = malloc((size_t)P * sizeof *ws->best_seq);
+    if (!ws->best_seq) return RUBIKS_RECTANGLE_NO_MEMORY;
+    long best = -1;
+    unsigned best_g0 = 0;
+    for (unsigned g0 = 0; g0 < 2; g0++) {
+        choose_parities(c, g0);
+        for (int p = 0; p < P; p++) c->block_seq[p] = ws->pool.fixed[c->block_parity[p]];
+        if (many && !descend(c, &ws->pool, ws->f, ws->bw, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        long cost = plan_cost(c, ws->f, b);
+        if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        if (best < 0 || cost < best) {
+            best = cost, best_g0 = g0;
+            memcpy(ws->best_seq, c->block_seq, (size_t)P * sizeof *ws->best_seq);
+        }
+    }
+    choose_parities(c, best_g0);
+    memcpy(c->block_seq, ws->best_seq, (size_t)P * sizeof *ws->best_seq);
+    if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
+        return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
+    return RUBIKS_RECTANGLE_OK;
+}
+
+static bool valid_permutation(const rubiks_rectangle_board *board, uint8_t *seen)
+{
+    size_t n = (size_t)board->height * (size_t)board->width;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = board->cells[i];
+        if (v < 1 || (size_t)v > n || seen[v - 1]) return false;
+        seen[v - 1] = 1;
+    }
+    return true;
+}
+
+/* Every value in its home orbit, middle row and column sorted or reversed. *reverse_row and
+ * *reverse_col say which middle line needs its flip. */
+static bool lines_and_orbits_fit(const rubiks_rectangle_board *board, bool *reverse_row,
+                                 bool *reverse_col)
+{
+    int H = board->height, W = board->width;
+    for (int i = 0; i < H; i++)
+        for (int j = 0; j < W; j++) {
+            int v = board->cells[(size_t)i * W + j] - 1;
+            int hi = v / W, hj = v % W;
+            if ((hi != i && hi != H - 1 - i) || (hj != j && hj != W - 1 - j)) return false;
+        }
+    *reverse_row = *reverse_col = false;
+    if (H % 2 == 1) {
+        int m = H / 2;
+        for (int j = 0; j < W / 2; j++) {
+            bool reversed = (board->cells[(size_t)m * W + j] - 1) % W != j;
+            if (j == 0)
+                *reverse_row = reversed;
+            else if (reversed != *reverse_row)
+                return false;
+        }
+    }
+    if (W % 2 == 1) {
+        int m = W / 2;
+        for (int i = 0; i < H / 2; i++) {
+            bool reversed = (board->cells[(size_t)i * W + m] - 1) / W != i;
+            if (i == 0)
+                *reverse_col = reversed;
+            else if (reversed != *reverse_col)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Fills tau (the inverse of each orbit's state) and checks the parity rule. */
+static bool orbits_fit(const rubiks_rectangle_board *board, const rubiks_rectangle_group *g,
+                       uint8_t *tau)
+{
+    int H = board->height, W = board->width, P = H / 2, Q = W / 2;
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < Q; q++) {
+            const int r[2] = {p, H - 1 - p}, col[2] = {q, W - 1 - q};
+            uint8_t state[4];
+            for (int k = 0; k < 4; k++) {
+                int v = board->cells[(size_t)r[k >> 1] * W + col[k & 1]] - 1;
+                state[k] = (uint8_t)((v / W == p ? 0 : 2) + (v % W == q ? 0 : 1));
+            }
+            tau[(size_t)p * Q + q] = g->inverse[rubiks_rectangle_group_index(g, state)];
+        }
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < Q; q++)
+            if (g->parity[tau[(size_t)p * Q + q]] ^ g->parity[tau[(size_t)p * Q]] ^
+                g->parity[tau[q]] ^ g->parity[tau[0]])
+                return false;
+    return true;
+}
+
+rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *board, budget *b,
+                                               rubiks_rectangle_answer *answer)
+{
+    answer->solvable = false;
+    answer->moves = NULL;
+    answer->move_count = 0;
+    int H = board->height, W = board->width;
+    if (H < 1 || W < 1 || H > RUBIKS_RECTANGLE_MAX_SIDE || W > RUBIKS_RECTANGLE_MAX_SIDE ||
+        !board->cells)
+        return RUBIKS_RECTANGLE_INVALID;
+    size_t cells = (size_t)H * W;
+    uint8_t *seen = calloc(cells, 1);
+    if (!seen) return RUBIKS_RECTANGLE_NO_MEMORY;
+    bool valid = valid_permutation(board, seen);
+    free(seen);
+    if (!valid) return RUBIKS_RECTANGLE_INVALID;
+
+    bool reverse_row, reverse_col;
+    if (!lines_and_orbits_fit(board, &reverse_row, &reverse_col)) return RUBIKS_RECTANGLE_OK;
+
+    rubiks_rectangle_group g;
+    rubiks_rectangle_group_init(&g);
+    int P = H / 2, Q = W / 2;
+    workspace ws = {0};
+    rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
+    move_list out = {0};
+    ws.tau = malloc((size_t)P * Q + 1);
+    ws.block_parity = malloc((size_t)P + 1);
+    ws.column_parity = malloc((size_t)Q + 1);
+    ws.block_seq = malloc(((size_t)P + 1) * sizeof *ws.block_seq);
+    ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
+    if (!ws.tau || !ws.block_parity || !ws.column_parity || !ws.block_seq || !ws.mark) {
+        status = RUBIKS_RECTANGLE_NO_MEMORY;
+        goto done;
+    }
+    if (!orbits_fit(board, &g, ws.tau)) goto done; /* unsolvable: parity */
+
+    /* The middle lines' flips commute with every other flip: do them first. */
+    if (reverse_row) push(&out, H / 2 + 1);
+    if (reverse_col) push(&out, -(W / 2 + 1));
+    if (P > 0 && Q > 0) {
+        core c = {&g, H, W, P, Q, ws.tau, ws.block_seq, ws.block_parity, ws.column_parity};
+        status = solve_core(&c, &ws, &out, b);
+    }
+    if (status == RUBIKS_RECTANGLE_OK && out.out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
+    if (status != RUBIKS_RECTANGLE_OK) goto done;
+    out.n = cancel_pairs(out.m, out.n, ws.mark);
+    answer->solvable = true;
+    answer->moves = out.m;
+    answer->move_count = out.n;
+    out.m = NULL;
+done:
+    free(out.m);
+    workspace_free(&ws);
+    return status;
+}
+
+void rubiks_rectangle_answer_free(rubiks_rectangle_answer *answer)
+{
+    free(answer->moves);
+    answer->moves = NULL;
+    answer->move_count = 0;
+    answer->solvable = false;
+}

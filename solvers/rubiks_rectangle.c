@@ -25,6 +25,7 @@
  * Adjacent flips of the same kind commute, so a last pass cancels equal pairs inside each run. */
 #include "rubiks_rectangle.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,33 +176,28 @@ static long plan_cost(const core *c, unsigned *f, budget *b)
 }
 
 /* The candidate row sequences: every run of up to DESCENT_SEQ_LEN row flips without two equal
- * neighbours that reaches every target of its parity. */
+ * neighbours that reaches every target of its parity. Built once per process (about a
+ * millisecond) and shared read-only by every solve. */
+#define POOL_CAP (3 + 6 + 12 + 24 + 48)
+
 typedef struct seq_pool {
-    rubiks_rectangle_seq *seq;
+    rubiks_rectangle_group group;
+    rubiks_rectangle_seq seq[POOL_CAP];
     int count;
     const rubiks_rectangle_seq *fixed[2]; /* the default for each parity */
 } seq_pool;
 
-static bool pool_init(seq_pool *pool, const rubiks_rectangle_group *g, bool many)
+static seq_pool shared_pool;
+static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
+
+static void pool_build(void)
 {
     /* T B T for odd blocks, T B T B for even ones: short and complete. */
     static const uint8_t odd[] = {1, 2, 1}, even[] = {1, 2, 1, 2};
-    int cap = 2;
-    if (many) {
-        cap = 0;
-        for (int len = 1, n = 3; len <= DESCENT_SEQ_LEN; len++, n *= 2) cap += n;
-    }
-    pool->seq = malloc((size_t)cap * sizeof *pool->seq);
-    if (!pool->seq) return false;
+    seq_pool *pool = &shared_pool;
+    const rubiks_rectangle_group *g = &pool->group;
+    rubiks_rectangle_group_init(&pool->group);
     pool->count = 0;
-    if (!many) {
-        rubiks_rectangle_seq_init(g, odd, 3, &pool->seq[0]);
-        rubiks_rectangle_seq_init(g, even, 4, &pool->seq[1]);
-        pool->count = 2;
-        pool->fixed[1] = &pool->seq[0];
-        pool->fixed[0] = &pool->seq[1];
-        return true;
-    }
     for (int len = 1; len <= DESCENT_SEQ_LEN; len++) {
         int total = 1;
         for (int i = 0; i < len; i++) total *= 3;
@@ -212,7 +208,7 @@ static bool pool_init(seq_pool *pool, const rubiks_rectangle_group *g, bool many
                 rows[i] = (uint8_t)(v % 3 + 1);
                 if (i > 0 && rows[i] == rows[i - 1]) ok = false;
             }
-            if (!ok) continue;
+            if (!ok || pool->count == POOL_CAP) continue;
             rubiks_rectangle_seq *s = &pool->seq[pool->count];
             rubiks_rectangle_seq_init(g, rows, len, s);
             if (!rubiks_rectangle_seq_complete(g, s)) continue;
@@ -221,7 +217,12 @@ static bool pool_init(seq_pool *pool, const rubiks_rectangle_group *g, bool many
             pool->count++;
         }
     }
-    return true;
+}
+
+static const seq_pool *pool_get(void)
+{
+    pthread_once(&shared_pool_once, pool_build);
+    return &shared_pool;
 }
 
 /* One round of coordinate descent over the blocks' row sequences. f and bw hold, per column
@@ -383,7 +384,6 @@ typedef struct workspace {
     const rubiks_rectangle_seq **block_seq, **best_seq;
     unsigned *f, *bw;
     uint16_t *choice;
-    seq_pool pool;
 } workspace;
 
 static void workspace_free(workspace *ws)
@@ -399,7 +399,6 @@ static void workspace_free(workspace *ws)
     free(ws->f);
     free(ws->bw);
     free(ws->choice);
-    free(ws->pool.seq);
 }
 
 /* Solves the 4-cell orbits (tau already filled). */
@@ -408,7 +407,7 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     int P = c->rows, Q = c->cols;
     size_t orbits = (size_t)P * Q;
     bool many = orbits > 1 && orbits <= DESCENT_MAX_ORBITS;
-    if (!pool_init(&ws->pool, c->g, many)) return RUBIKS_RECTANGLE_NO_MEMORY;
+    const seq_pool *pool = pool_get();
     size_t stride = 4 * (size_t)(P + 1);
     ws->f = malloc((many ? 2 * (size_t)Q : 1) * stride * sizeof *ws->f);
     ws->bw = many ? malloc(2 * (size_t)Q * stride * sizeof *ws->bw) : NULL;
@@ -425,8 +424,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     unsigned best_g0 = 0;
     for (unsigned g0 = 0; g0 < 2; g0++) {
         choose_parities(c, g0);
-        for (int p = 0; p < P; p++) c->block_seq[p] = ws->pool.fixed[c->block_parity[p]];
-        if (many && !descend(c, &ws->pool, ws->f, ws->bw, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        for (int p = 0; p < P; p++) c->block_seq[p] = pool->fixed[c->block_parity[p]];
+        if (many && !descend(c, pool, ws->f, ws->bw, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
         long cost = plan_cost(c, ws->f, b);
         if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
         if (best < 0 || cost < best) {
@@ -531,8 +530,7 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
     bool reverse_row, reverse_col;
     if (!lines_and_orbits_fit(board, &reverse_row, &reverse_col)) return RUBIKS_RECTANGLE_OK;
 
-    rubiks_rectangle_group g;
-    rubiks_rectangle_group_init(&g);
+    const rubiks_rectangle_group *g = &pool_get()->group;
     int P = H / 2, Q = W / 2;
     workspace ws = {0};
     rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
@@ -546,13 +544,13 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
         status = RUBIKS_RECTANGLE_NO_MEMORY;
         goto done;
     }
-    if (!orbits_fit(board, &g, ws.tau)) goto done; /* unsolvable: parity */
+    if (!orbits_fit(board, g, ws.tau)) goto done; /* unsolvable: parity */
 
     /* The middle lines' flips commute with every other flip: do them first. */
     if (reverse_row) push(&out, H / 2 + 1);
     if (reverse_col) push(&out, -(W / 2 + 1));
     if (P > 0 && Q > 0) {
-        core c = {&g, H, W, P, Q, ws.tau, ws.block_seq, ws.block_parity, ws.column_parity};
+        core c = {g, H, W, P, Q, ws.tau, ws.block_seq, ws.block_parity, ws.column_parity};
         status = solve_core(&c, &ws, &out, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out.out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;

@@ -130,6 +130,27 @@ int main(int argc, char **argv)
            "mean solve %.2f ms\n",
            boards, flips_sum / boards, best, worst, ms_sum / boards);
 
+    /* Middle sizes: the largest boards that still get the row-sequence descent, and beyond. */
+    static const int middle[] = {200, 400, 401, 700};
+    for (size_t k = 0; k < sizeof middle / sizeof middle[0]; k++) {
+        int side = middle[k];
+        int32_t *cells = scrambled(side, side, 40L * side);
+        rubiks_rectangle_board board = {side, side, cells};
+        rubiks_rectangle_answer a;
+        budget_init_unlimited(&b);
+        double t0 = now_ms();
+        if (rubiks_rectangle_solve(&board, &b, &a) != RUBIKS_RECTANGLE_OK || !a.solvable ||
+            !sorts(cells, side, side, &a)) {
+            fprintf(stderr, "%dx%d: not solved\n", side, side);
+            return 1;
+        }
+        printf("%dx%d, %ld random flips: solver %.1f ms, %zu flips (%.3f per 4-cell orbit)\n", side,
+               side, 40L * side, now_ms() - t0, a.move_count,
+               (double)a.move_count / ((side / 2) * (side / 2)));
+        rubiks_rectangle_answer_free(&a);
+        free(cells);
+    }
+
     /* 1000 x 1000. */
     int32_t *cells = scrambled(1000, 1000, big_flips);
     rubiks_rectangle_board board = {1000, 1000, cells};

@@ -250,6 +250,14 @@ static bool rubiks_solve(void *p, budget *b, api_error *err)
     job *j = p;
     for (size_t k = 0; k < j->count; k++) {
         instance *in = &j->items[k];
+        if (budget_expired(b)) {
+            free(in->cells);
+            in->cells = NULL;
+            return api_fail(err, API_TIME_LIMIT, NULL,
+                            "The time budget ran out before instance %zu; try fewer or smaller "
+                            "boards, or a larger budget.",
+                            k + 1);
+        }
         rubiks_rectangle_board board = {in->height, in->width, in->cells};
         rubiks_rectangle_status st = rubiks_rectangle_solve(&board, b, &in->answer);
         free(in->cells);

@@ -33,9 +33,7 @@
 
 #define COST_INF 0x3fffffff
 
-/* Boards with at most this many 4-cell orbits get the coordinate descent over row sequences. */
-#define DESCENT_MAX_ORBITS 40000
-#define DESCENT_SEQ_LEN 5
+#define SINGLE_SEQ_LEN 5
 
 typedef struct move_list {
     rubiks_rectangle_move *m;
@@ -58,19 +56,120 @@ static void push(move_list *l, rubiks_rectangle_move mv)
     l->m[l->n++] = mv;
 }
 
-/* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state. */
+/* ---- the row sequences every solve chooses from ---- */
+
+/* Joint sequences for two pairs of rows (T, B of the first pair: 1, 2; of the second: 5, 6),
+ * the best by mean column cost for each pair of parities and length, found by an exhaustive
+ * offline search over all sequences of T/B events of up to 9 flips. */
+static const char *const joint_sequences[] = {
+    "126525",    "125626",    /* both pairs odd */
+    "1526525",   "1625626",   /* first odd, second even */
+    "1651215",   "1561215",   /* first even, second odd */
+    "15215615",  "15126525",  /* both even */
+    "16152151",  "15162161",  /* both odd */
+    "152652151", "162515615", /* first odd, second even; first even, second odd */
+};
+
+#define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
+#define JOINT_CAP (sizeof joint_sequences / sizeof joint_sequences[0])
+#define POOL_CAP (SINGLE_CAP + JOINT_CAP)
+
+typedef struct seq_pool {
+    rubiks_rectangle_group group;
+    rubiks_rectangle_seq seq[POOL_CAP];
+    int count;
+} seq_pool;
+
+static seq_pool shared_pool;
+static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
+
+/* Every single-pair run of up to SINGLE_SEQ_LEN row events without two equal neighbours (the
+ * empty one included: it serves blocks that are already home), and the joint list. Built once
+ * per process (a few tens of milliseconds) and shared read-only by every solve. */
+static void pool_build(void)
+{
+    seq_pool *pool = &shared_pool;
+    const rubiks_rectangle_group *g = &pool->group;
+    rubiks_rectangle_group_init(&pool->group);
+    pool->count = 0;
+    for (int len = 0; len <= SINGLE_SEQ_LEN; len++) {
+        int total = 1;
+        for (int i = 0; i < len; i++) total *= 3;
+        for (int code = 0; code < total; code++) {
+            uint8_t rows[RR_SEQ_MAX];
+            bool ok = true;
+            for (int i = 0, v = code; i < len; i++, v /= 3) {
+                rows[i] = (uint8_t)(v % 3 + 1);
+                if (i > 0 && rows[i] == rows[i - 1]) ok = false;
+            }
+            if (ok && pool->count < (int)POOL_CAP)
+                rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
+        }
+    }
+    for (size_t k = 0; k < JOINT_CAP && pool->count < (int)POOL_CAP; k++) {
+        uint8_t rows[RR_SEQ_MAX];
+        int len = 0;
+        for (const char *p = joint_sequences[k]; *p && len < RR_SEQ_MAX; p++)
+            rows[len++] = (uint8_t)(*p - '0');
+        rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
+    }
+}
+
+static const seq_pool *pool_get(void)
+{
+    pthread_once(&shared_pool_once, pool_build);
+    return &shared_pool;
+}
+
+/* The sequence for a block of `pairs` row pairs with parities `parity` when it serves `cols`
+ * column pairs: fewest expected flips, row flips plus cols times the mean column cost. */
+static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, unsigned parity,
+                                             int cols)
+{
+    const rubiks_rectangle_seq *best = NULL;
+    double best_cost = 0;
+    for (int i = 0; i < pool->count; i++) {
+        const rubiks_rectangle_seq *s = &pool->seq[i];
+        if (!s->complete || s->pairs != pairs || s->parity != parity) continue;
+        double cost = s->row_cost + cols * s->mean_cost;
+        if (!best || cost < best_cost) best = s, best_cost = cost;
+    }
+    return best;
+}
+
+/* ---- the plan ---- */
+
+/* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state, and
+ * the blocks: consecutive pairs of row pairs (the last one alone when P is odd). */
 typedef struct core {
     const rubiks_rectangle_group *g;
-    int height, width, rows, cols;          /* rows = P = H/2, cols = Q = W/2 */
+    int height, width, rows, cols; /* rows = P = H/2, cols = Q = W/2 */
+    int blocks;
     uint8_t *tau;                           /* [p * Q + q] */
-    const rubiks_rectangle_seq **block_seq; /* [p] */
-    uint8_t *block_parity;                  /* [p]: the parity every target of block p has */
+    uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
     uint8_t *column_parity;                 /* [q]: the parity of G_q */
+    const rubiks_rectangle_seq **block_seq; /* [block] */
 } core;
 
 static unsigned popcount2(unsigned v)
 {
     return (v & 1) + ((v >> 1) & 1);
+}
+
+static int block_first(int blk)
+{
+    return 2 * blk;
+}
+
+static int block_pairs(const core *c, int blk)
+{
+    return 2 * blk + 1 < c->rows ? 2 : 1;
+}
+
+static unsigned block_parity(const core *c, int blk)
+{
+    int p = block_first(blk);
+    return c->pair_parity[p] | (block_pairs(c, blk) == 2 ? c->pair_parity[p + 1] << 1 : 0);
 }
 
 /* The target phi of orbit (p,q) when the net so far is A and the total is G: A tau G A. */
@@ -81,59 +180,51 @@ static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_
     return g->mul[g->mul[g->column[a]][x]][g->column[a]];
 }
 
-/* Forward DP of column pair q with total G: f[p*4 + A] = cheapest column cost of blocks < p
- * ending with net A. back (optional) records the predecessor net. Returns the best total. */
-static unsigned column_forward(const core *c, int q, unsigned g_total, unsigned *f, uint8_t *back)
+/* The table key of block blk in column pair q. */
+static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
 {
-    int P = c->rows, Q = c->cols;
-    for (int a = 0; a < 4; a++) f[a] = a == 0 ? 0 : COST_INF;
-    for (int p = 0; p < P; p++) {
-        const rubiks_rectangle_seq *s = c->block_seq[p];
-        const unsigned *cur = f + 4 * p;
-        unsigned *next = f + 4 * (p + 1);
-        for (int a = 0; a < 4; a++) next[a] = COST_INF;
-        uint8_t tau = c->tau[(size_t)p * Q + q];
-        for (unsigned a = 0; a < 4; a++) {
-            if (cur[a] >= COST_INF) continue;
-            uint8_t t = target(c, tau, a, g_total);
-            for (unsigned n = 0; n < 4; n++) {
-                unsigned cost = s->cost[t][n];
-                if (cost == RR_COST_NONE) continue;
-                unsigned v = cur[a] + cost;
-                if (v < next[a ^ n]) {
-                    next[a ^ n] = v;
-                    if (back) back[4 * p + (a ^ n)] = (uint8_t)a;
-                }
-            }
-        }
-    }
-    unsigned best = COST_INF;
-    for (unsigned a = 0; a < 4; a++)
-        if (f[4 * P + a] < COST_INF && f[4 * P + a] + popcount2(a ^ g_total) < best)
-            best = f[4 * P + a] + popcount2(a ^ g_total);
-    return best;
+    int p = block_first(blk), Q = c->cols;
+    unsigned t0 = target(c, c->tau[(size_t)p * Q + q], a, g_total);
+    unsigned t1 = block_pairs(c, blk) == 2 ? target(c, c->tau[(size_t)(p + 1) * Q + q], a, g_total)
+                                           : c->g->identity;
+    return t0 + RR_PERMS * t1;
 }
 
-/* Backward DP: b[p*4 + A] = cheapest cost of blocks >= p plus the final flips, from net A. */
-static void column_backward(const core *c, int q, unsigned g_total, unsigned *b)
+/* One step of the forward DP through block blk with sequence s. */
+static void forward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
+                         unsigned g_total, const unsigned *cur, unsigned *next, uint8_t *back)
 {
-    int P = c->rows, Q = c->cols;
-    for (unsigned a = 0; a < 4; a++) b[4 * P + a] = popcount2(a ^ g_total);
-    for (int p = P - 1; p >= 0; p--) {
-        const rubiks_rectangle_seq *s = c->block_seq[p];
-        uint8_t tau = c->tau[(size_t)p * Q + q];
-        for (unsigned a = 0; a < 4; a++) {
-            uint8_t t = target(c, tau, a, g_total);
-            unsigned best = COST_INF;
-            for (unsigned n = 0; n < 4; n++) {
-                unsigned cost = s->cost[t][n];
-                if (cost == RR_COST_NONE) continue;
-                unsigned v = cost + b[4 * (p + 1) + (a ^ n)];
-                if (v < best) best = v;
+    for (int a = 0; a < 4; a++) next[a] = COST_INF;
+    for (unsigned a = 0; a < 4; a++) {
+        if (cur[a] >= COST_INF) continue;
+        unsigned key = block_key(c, blk, q, a, g_total);
+        for (unsigned n = 0; n < 4; n++) {
+            unsigned cost = s->cost[key][n];
+            if (cost == RR_COST_NONE) continue;
+            unsigned v = cur[a] + cost;
+            if (v < next[a ^ n]) {
+                next[a ^ n] = v;
+                if (back) back[a ^ n] = (uint8_t)a;
             }
-            b[4 * p + a] = best;
         }
     }
+}
+
+/* Forward DP of column pair q with total G: f[blk*4 + A] = cheapest column cost of the blocks
+ * before blk ending with net A. back (optional) records the predecessor net. Returns the best
+ * total including the final flips. */
+static unsigned column_forward(const core *c, int q, unsigned g_total, unsigned *f, uint8_t *back)
+{
+    int B = c->blocks;
+    for (int a = 0; a < 4; a++) f[a] = a == 0 ? 0 : COST_INF;
+    for (int blk = 0; blk < B; blk++)
+        forward_step(c, blk, c->block_seq[blk], q, g_total, f + 4 * blk, f + 4 * (blk + 1),
+                     back ? back + 4 * blk : NULL);
+    unsigned best = COST_INF;
+    for (unsigned a = 0; a < 4; a++)
+        if (f[4 * B + a] < COST_INF && f[4 * B + a] + popcount2(a ^ g_total) < best)
+            best = f[4 * B + a] + popcount2(a ^ g_total);
+    return best;
 }
 
 /* The two totals G of the right parity for column pair q. */
@@ -153,14 +244,20 @@ static void choose_parities(core *c, unsigned g0)
     uint8_t base = g->parity[c->tau[0]];
     for (int q = 0; q < Q; q++) c->column_parity[q] = (uint8_t)(g->parity[c->tau[q]] ^ base ^ g0);
     for (int p = 0; p < c->rows; p++)
-        c->block_parity[p] = (uint8_t)(g->parity[c->tau[(size_t)p * Q]] ^ g0);
+        c->pair_parity[p] = (uint8_t)(g->parity[c->tau[(size_t)p * Q]] ^ g0);
+}
+
+static void pick_default_sequences(core *c, const seq_pool *pool)
+{
+    for (int blk = 0; blk < c->blocks; blk++)
+        c->block_seq[blk] = pool_pick(pool, block_pairs(c, blk), block_parity(c, blk), c->cols);
 }
 
 /* Total flips of the core plan for the current row sequences; -1 when out of time. */
 static long plan_cost(const core *c, unsigned *f, budget *b)
 {
     long total = 0;
-    for (int p = 0; p < c->rows; p++) total += c->block_seq[p]->row_cost;
+    for (int blk = 0; blk < c->blocks; blk++) total += c->block_seq[blk]->row_cost;
     for (int q = 0; q < c->cols; q++) {
         if (budget_expired(b)) return -1;
         unsigned totals[2];
@@ -175,98 +272,87 @@ static long plan_cost(const core *c, unsigned *f, budget *b)
     return total;
 }
 
-/* The candidate row sequences: every run of up to DESCENT_SEQ_LEN row flips without two equal
- * neighbours that reaches every target of its parity. Built once per process (about a
- * millisecond) and shared read-only by every solve. */
-#define POOL_CAP (3 + 6 + 12 + 24 + 48)
-
-typedef struct seq_pool {
-    rubiks_rectangle_group group;
-    rubiks_rectangle_seq seq[POOL_CAP];
-    int count;
-    const rubiks_rectangle_seq *fixed[2]; /* the default for each parity */
-} seq_pool;
-
-static seq_pool shared_pool;
-static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
-
-static void pool_build(void)
+/* One step of the backward DP through block blk with sequence s. */
+static void backward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
+                          unsigned g_total, const unsigned *next, unsigned *cur)
 {
-    /* T B T for odd blocks, T B T B for even ones: short and complete. */
-    static const uint8_t odd[] = {1, 2, 1}, even[] = {1, 2, 1, 2};
-    seq_pool *pool = &shared_pool;
-    const rubiks_rectangle_group *g = &pool->group;
-    rubiks_rectangle_group_init(&pool->group);
-    pool->count = 0;
-    for (int len = 1; len <= DESCENT_SEQ_LEN; len++) {
-        int total = 1;
-        for (int i = 0; i < len; i++) total *= 3;
-        for (int code = 0; code < total; code++) {
-            uint8_t rows[RR_SEQ_MAX];
-            bool ok = true;
-            for (int i = 0, v = code; i < len; i++, v /= 3) {
-                rows[i] = (uint8_t)(v % 3 + 1);
-                if (i > 0 && rows[i] == rows[i - 1]) ok = false;
-            }
-            if (!ok || pool->count == POOL_CAP) continue;
-            rubiks_rectangle_seq *s = &pool->seq[pool->count];
-            rubiks_rectangle_seq_init(g, rows, len, s);
-            if (!rubiks_rectangle_seq_complete(g, s)) continue;
-            if (len == 3 && memcmp(rows, odd, 3) == 0) pool->fixed[1] = s;
-            if (len == 4 && memcmp(rows, even, 4) == 0) pool->fixed[0] = s;
-            pool->count++;
+    for (unsigned a = 0; a < 4; a++) {
+        unsigned key = block_key(c, blk, q, a, g_total);
+        unsigned best = COST_INF;
+        for (unsigned n = 0; n < 4; n++) {
+            unsigned cost = s->cost[key][n];
+            if (cost == RR_COST_NONE) continue;
+            unsigned v = cost + next[a ^ n];
+            if (v < best) best = v;
         }
+        cur[a] = best;
     }
 }
 
-static const seq_pool *pool_get(void)
+/* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
+ * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
+ * backward DP values of every column pair and total, laid out [block][q][total][net] so that
+ * one block's values are contiguous; keys holds one block's table keys. */
+static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, uint16_t *keys,
+                    budget *b)
 {
-    pthread_once(&shared_pool_once, pool_build);
-    return &shared_pool;
-}
-
-/* One round of coordinate descent over the blocks' row sequences. f and bw hold, per column
- * pair and total, the forward and backward DP tables (P+1 entries of 4). */
-static bool descend(core *c, const seq_pool *pool, unsigned *f, unsigned *bw, budget *b)
-{
-    int P = c->rows, Q = c->cols;
-    size_t stride = 4 * (size_t)(P + 1);
+    int B = c->blocks, Q = c->cols;
+    size_t row = 8 * (size_t)Q; /* one block's values */
     for (int q = 0; q < Q; q++) {
+        if (budget_expired(b)) return false;
         unsigned totals[2];
         column_totals(c, q, totals);
         for (int k = 0; k < 2; k++) {
-            if (budget_expired(b)) return false;
-            column_forward(c, q, totals[k], f + (2 * (size_t)q + k) * stride, NULL);
-            column_backward(c, q, totals[k], bw + (2 * (size_t)q + k) * stride);
+            size_t at = 8 * (size_t)q + 4 * (size_t)k;
+            for (unsigned a = 0; a < 4; a++) {
+                fw[at + a] = a == 0 ? 0 : COST_INF;
+                bw[(size_t)B * row + at + a] = popcount2(a ^ totals[k]);
+            }
         }
     }
-    for (int p = 0; p < P; p++) {
+    for (int blk = B - 1; blk >= 0; blk--) {
+        if (budget_expired(b)) return false;
+        for (int q = 0; q < Q; q++) {
+            unsigned totals[2];
+            column_totals(c, q, totals);
+            for (int k = 0; k < 2; k++) {
+                size_t at = 8 * (size_t)q + 4 * (size_t)k;
+                backward_step(c, blk, c->block_seq[blk], q, totals[k], bw + (blk + 1) * row + at,
+                              bw + blk * row + at);
+            }
+        }
+    }
+    for (int blk = 0; blk < B; blk++) {
+        const unsigned *f = fw + blk * row, *bn = bw + (blk + 1) * row;
+        for (int q = 0; q < Q; q++) {
+            unsigned totals[2];
+            column_totals(c, q, totals);
+            for (int k = 0; k < 2; k++)
+                for (unsigned a = 0; a < 4; a++)
+                    keys[8 * q + 4 * k + a] = (uint16_t)block_key(c, blk, q, a, totals[k]);
+        }
         long best = -1;
-        const rubiks_rectangle_seq *pick = c->block_seq[p];
+        const rubiks_rectangle_seq *pick = c->block_seq[blk];
+        int pairs = block_pairs(c, blk);
+        unsigned parity = block_parity(c, blk);
         for (int i = 0; i < pool->count; i++) {
             const rubiks_rectangle_seq *s = &pool->seq[i];
-            if (s->parity != c->block_parity[p]) continue;
+            /* The empty sequence serves a block of one pair or two. */
+            if ((s->pairs != pairs && s->len > 0) || s->parity != parity) continue;
             if (budget_expired(b)) return false;
             long cost = s->row_cost;
             for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
-                unsigned totals[2];
-                column_totals(c, q, totals);
-                uint8_t tau = c->tau[(size_t)p * Q + q];
                 unsigned m = COST_INF;
-                for (int k = 0; k < 2; k++) {
-                    const unsigned *fq = f + (2 * (size_t)q + k) * stride + 4 * p;
-                    const unsigned *bq = bw + (2 * (size_t)q + k) * stride + 4 * (p + 1);
+                for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
                     for (unsigned a = 0; a < 4; a++) {
-                        if (fq[a] >= COST_INF) continue;
-                        uint8_t t = target(c, tau, a, totals[k]);
+                        if (f[at + a] >= COST_INF) continue;
+                        const uint8_t *sc = s->cost[keys[at + a]];
                         for (unsigned n = 0; n < 4; n++) {
-                            unsigned sc = s->cost[t][n];
-                            if (sc == RR_COST_NONE) continue;
-                            unsigned v = fq[a] + sc + bq[a ^ n];
+                            if (sc[n] == RR_COST_NONE) continue;
+                            unsigned v = f[at + a] + sc[n] + bn[at + (a ^ n)];
                             if (v < m) m = v;
                         }
                     }
-                }
                 cost += m;
             }
             if (best < 0 || cost < best) {
@@ -274,38 +360,29 @@ static bool descend(core *c, const seq_pool *pool, unsigned *f, unsigned *bw, bu
                 pick = s;
             }
         }
-        c->block_seq[p] = pick;
-        /* Advance the forward tables through block p with its new sequence. */
-        const rubiks_rectangle_seq *s = pick;
-        for (int q = 0; q < Q; q++) {
-            unsigned totals[2];
-            column_totals(c, q, totals);
-            uint8_t tau = c->tau[(size_t)p * Q + q];
-            for (int k = 0; k < 2; k++) {
-                const unsigned *cur = f + (2 * (size_t)q + k) * stride + 4 * p;
-                unsigned *next = f + (2 * (size_t)q + k) * stride + 4 * (p + 1);
-                for (int a = 0; a < 4; a++) next[a] = COST_INF;
-                for (unsigned a = 0; a < 4; a++) {
-                    if (cur[a] >= COST_INF) continue;
-                    uint8_t t = target(c, tau, a, totals[k]);
-                    for (unsigned n = 0; n < 4; n++) {
-                        unsigned sc = s->cost[t][n];
-                        if (sc == RR_COST_NONE) continue;
-                        if (cur[a] + sc < next[a ^ n]) next[a ^ n] = cur[a] + sc;
-                    }
-                }
+        c->block_seq[blk] = pick;
+        /* Advance the forward values through the block with its new sequence. */
+        unsigned *next = fw + (blk + 1) * row;
+        for (size_t at = 0; at < row; at += 4) {
+            for (unsigned a = 0; a < 4; a++) next[at + a] = COST_INF;
+            for (unsigned a = 0; a < 4; a++) {
+                if (f[at + a] >= COST_INF) continue;
+                const uint8_t *sc = pick->cost[keys[at + a]];
+                for (unsigned n = 0; n < 4; n++)
+                    if (sc[n] != RR_COST_NONE && f[at + a] + sc[n] < next[at + (a ^ n)])
+                        next[at + (a ^ n)] = f[at + a] + sc[n];
             }
         }
     }
     return true;
 }
 
-/* Writes the moves of the core plan: per block, column choices then row flips; then the final
- * column flips. */
-static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint16_t *choice,
+/* Writes the moves of the core plan: per block, before each row event the column choices, then
+ * the event's row flips; at the end the final column flips. */
+static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint32_t *choice,
                       uint8_t *final_net, budget *b)
 {
-    int P = c->rows, Q = c->cols, H = c->height, W = c->width;
+    int B = c->blocks, Q = c->cols, H = c->height, W = c->width;
     for (int q = 0; q < Q; q++) {
         if (budget_expired(b)) return false;
         unsigned totals[2];
@@ -318,28 +395,29 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
         column_forward(c, q, g_total, f, back);
         unsigned a_end = 0, end_cost = COST_INF;
         for (unsigned a = 0; a < 4; a++)
-            if (f[4 * P + a] < COST_INF && f[4 * P + a] + popcount2(a ^ g_total) < end_cost)
-                end_cost = f[4 * P + a] + popcount2(a ^ g_total), a_end = a;
+            if (f[4 * B + a] < COST_INF && f[4 * B + a] + popcount2(a ^ g_total) < end_cost)
+                end_cost = f[4 * B + a] + popcount2(a ^ g_total), a_end = a;
         final_net[q] = (uint8_t)(a_end ^ g_total);
         unsigned a = a_end;
-        for (int p = P - 1; p >= 0; p--) {
-            unsigned prev = back[4 * p + a];
-            uint8_t t = target(c, c->tau[(size_t)p * Q + q], prev, g_total);
-            choice[(size_t)p * Q + q] = c->block_seq[p]->choice[t][a ^ prev];
+        for (int blk = B - 1; blk >= 0; blk--) {
+            unsigned prev = back[4 * blk + a];
+            unsigned key = block_key(c, blk, q, prev, g_total);
+            choice[(size_t)blk * Q + q] = c->block_seq[blk]->choice[key][a ^ prev];
             a = prev;
         }
     }
-    for (int p = 0; p < P; p++) {
+    for (int blk = 0; blk < B; blk++) {
         if (budget_expired(b)) return false;
-        const rubiks_rectangle_seq *s = c->block_seq[p];
+        const rubiks_rectangle_seq *s = c->block_seq[blk];
         for (int i = 0; i < s->len; i++) {
             for (int q = 0; q < Q; q++) {
-                unsigned cv = (choice[(size_t)p * Q + q] >> (2 * i)) & 3;
+                unsigned cv = (choice[(size_t)blk * Q + q] >> (2 * i)) & 3;
                 if (cv & 1) push(out, -(q + 1));
                 if (cv & 2) push(out, -(W - q));
             }
-            if (s->rows[i] & 1) push(out, p + 1);
-            if (s->rows[i] & 2) push(out, H - p);
+            int p = block_first(blk) + ((s->rows[i] & RR_ROW_SECOND) ? 1 : 0);
+            if (s->rows[i] & RR_ROW_TOP) push(out, p + 1);
+            if (s->rows[i] & RR_ROW_BOTTOM) push(out, H - p);
         }
     }
     for (int q = 0; q < Q; q++) {
@@ -380,16 +458,17 @@ static size_t cancel_pairs(rubiks_rectangle_move *m, size_t n, uint8_t *mark)
 }
 
 typedef struct workspace {
-    uint8_t *tau, *block_parity, *column_parity, *back, *final_net, *mark;
+    uint8_t *tau, *pair_parity, *column_parity, *back, *final_net, *mark;
     const rubiks_rectangle_seq **block_seq, **best_seq;
-    unsigned *f, *bw;
-    uint16_t *choice;
+    unsigned *f, *fw, *bw;
+    uint16_t *keys;
+    uint32_t *choice;
 } workspace;
 
 static void workspace_free(workspace *ws)
 {
     free(ws->tau);
-    free(ws->block_parity);
+    free(ws->pair_parity);
     free(ws->column_parity);
     free(ws->back);
     free(ws->final_net);
@@ -397,44 +476,50 @@ static void workspace_free(workspace *ws)
     free(ws->block_seq);
     free(ws->best_seq);
     free(ws->f);
+    free(ws->fw);
     free(ws->bw);
+    free(ws->keys);
     free(ws->choice);
 }
 
 /* Solves the 4-cell orbits (tau already filled). */
 static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, budget *b)
 {
-    int P = c->rows, Q = c->cols;
-    size_t orbits = (size_t)P * Q;
-    bool many = orbits > 1 && orbits <= DESCENT_MAX_ORBITS;
+    int B = c->blocks, Q = c->cols;
+    size_t orbits = (size_t)c->rows * Q;
+    (void)orbits;
     const seq_pool *pool = pool_get();
-    size_t stride = 4 * (size_t)(P + 1);
-    ws->f = malloc((many ? 2 * (size_t)Q : 1) * stride * sizeof *ws->f);
-    ws->bw = many ? malloc(2 * (size_t)Q * stride * sizeof *ws->bw) : NULL;
-    ws->back = malloc(4 * (size_t)P);
-    ws->choice = malloc(orbits * sizeof *ws->choice);
+    size_t stride = 4 * (size_t)(B + 1);
+    ws->f = malloc(stride * sizeof *ws->f);
+    ws->fw = malloc(2 * (size_t)Q * stride * sizeof *ws->fw);
+    ws->bw = malloc(2 * (size_t)Q * stride * sizeof *ws->bw);
+    ws->keys = malloc(8 * (size_t)Q * sizeof *ws->keys);
+    ws->back = malloc(4 * (size_t)B);
+    ws->choice = malloc((size_t)B * Q * sizeof *ws->choice);
     ws->final_net = malloc((size_t)Q);
-    if (!ws->f || (many && !ws->bw) || !ws->back || !ws->choice || !ws->final_net)
+    ws->block_seq = malloc((size_t)B * sizeof *ws->block_seq);
+    ws->best_seq = malloc((size_t)B * sizeof *ws->best_seq);
+    if (!ws->f || !ws->fw || !ws->bw || !ws->keys || !ws->back || !ws->choice || !ws->final_net ||
+        !ws->block_seq || !ws->best_seq)
         return RUBIKS_RECTANGLE_NO_MEMORY;
+    c->block_seq = ws->block_seq;
 
     /* The one free bit: the parity of G_0. Plan both, keep the cheaper. */
-    ws->best_seq = malloc((size_t)P * sizeof *ws->best_seq);
-    if (!ws->best_seq) return RUBIKS_RECTANGLE_NO_MEMORY;
     long best = -1;
     unsigned best_g0 = 0;
     for (unsigned g0 = 0; g0 < 2; g0++) {
         choose_parities(c, g0);
-        for (int p = 0; p < P; p++) c->block_seq[p] = pool->fixed[c->block_parity[p]];
-        if (many && !descend(c, pool, ws->f, ws->bw, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        pick_default_sequences(c, pool);
+        if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
         long cost = plan_cost(c, ws->f, b);
         if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
         if (best < 0 || cost < best) {
             best = cost, best_g0 = g0;
-            memcpy(ws->best_seq, c->block_seq, (size_t)P * sizeof *ws->best_seq);
+            memcpy(ws->best_seq, c->block_seq, (size_t)B * sizeof *ws->best_seq);
         }
     }
     choose_parities(c, best_g0);
-    memcpy(c->block_seq, ws->best_seq, (size_t)P * sizeof *ws->best_seq);
+    memcpy(c->block_seq, ws->best_seq, (size_t)B * sizeof *ws->best_seq);
     if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
         return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
     return RUBIKS_RECTANGLE_OK;
@@ -536,11 +621,10 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
     rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
     move_list out = {0};
     ws.tau = malloc((size_t)P * Q + 1);
-    ws.block_parity = malloc((size_t)P + 1);
+    ws.pair_parity = malloc((size_t)P + 1);
     ws.column_parity = malloc((size_t)Q + 1);
-    ws.block_seq = malloc(((size_t)P + 1) * sizeof *ws.block_seq);
     ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
-    if (!ws.tau || !ws.block_parity || !ws.column_parity || !ws.block_seq || !ws.mark) {
+    if (!ws.tau || !ws.pair_parity || !ws.column_parity || !ws.mark) {
         status = RUBIKS_RECTANGLE_NO_MEMORY;
         goto done;
     }
@@ -550,7 +634,7 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
     if (reverse_row) push(&out, H / 2 + 1);
     if (reverse_col) push(&out, -(W / 2 + 1));
     if (P > 0 && Q > 0) {
-        core c = {g, H, W, P, Q, ws.tau, ws.block_seq, ws.block_parity, ws.column_parity};
+        core c = {g, H, W, P, Q, (P + 1) / 2, ws.tau, ws.pair_parity, ws.column_parity, NULL};
         status = solve_core(&c, &ws, &out, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out.out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;

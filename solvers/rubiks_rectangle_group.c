@@ -57,41 +57,56 @@ void rubiks_rectangle_group_init(rubiks_rectangle_group *g)
 void rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
                                rubiks_rectangle_seq *s)
 {
-    memset(s->cost, RR_COST_NONE, sizeof s->cost);
-    memset(s->choice, 0, sizeof s->choice);
     s->len = (uint8_t)len;
+    s->pairs = 1;
+    s->complete = 0;
+    s->mean_cost = 0;
     s->row_cost = 0;
     s->parity = 0;
     for (int i = 0; i < len; i++) {
         s->rows[i] = rows[i];
-        s->row_cost = (uint8_t)(s->row_cost + (rows[i] == 3 ? 2 : 1));
-        s->parity ^= rows[i] != 3;
+        int bits = rows[i] & 3, pair = (rows[i] & RR_ROW_SECOND) ? 1 : 0;
+        if (pair) s->pairs = 2;
+        s->row_cost = (uint8_t)(s->row_cost + (bits == 3 ? 2 : 1));
+        if (bits != 3) s->parity ^= (uint8_t)(1 << pair);
     }
-    /* Every choice of c_0..c_(len-1): 4^len <= 4096 words. */
+    /* All keys, even for one pair: the empty sequence serves blocks of two pairs as well. */
+    int keys = s->pairs == 2 ? RR_KEYS : RR_PERMS;
+    memset(s->cost, RR_COST_NONE, sizeof s->cost);
+    memset(s->choice, 0, sizeof s->choice);
+    /* Every choice of c_0..c_(len-1): 4^len words. */
     for (unsigned choice = 0; choice < (1u << (2 * len)); choice++) {
-        uint8_t w = g->identity;
+        uint8_t w[2] = {g->identity, g->identity};
         unsigned net = 0, cost = 0;
         for (int i = 0; i < len; i++) {
             unsigned c = (choice >> (2 * i)) & 3;
-            w = g->mul[g->mul[w][g->column[c]]][g->row[rows[i]]];
+            w[0] = g->mul[w[0]][g->column[c]];
+            w[1] = g->mul[w[1]][g->column[c]];
+            int pair = (rows[i] & RR_ROW_SECOND) ? 1 : 0;
+            w[pair] = g->mul[w[pair]][g->row[rows[i] & 3]];
             net ^= c;
             cost += (c & 1) + (c >> 1);
         }
-        uint8_t phi = g->mul[w][g->column[net]];
-        if (cost < s->cost[phi][net]) {
-            s->cost[phi][net] = (uint8_t)cost;
-            s->choice[phi][net] = (uint16_t)choice;
+        /* For one pair, w[1] is the net itself and its phi the identity (index 0). */
+        unsigned key = g->mul[w[0]][g->column[net]] + RR_PERMS * g->mul[w[1]][g->column[net]];
+        if (cost < s->cost[key][net]) {
+            s->cost[key][net] = (uint8_t)cost;
+            s->choice[key][net] = choice;
         }
     }
-}
-
-int rubiks_rectangle_seq_complete(const rubiks_rectangle_group *g, const rubiks_rectangle_seq *s)
-{
-    for (int t = 0; t < RR_PERMS; t++) {
-        if (g->parity[t] != s->parity) continue;
-        int reached = 0;
-        for (int n = 0; n < 4; n++) reached |= s->cost[t][n] != RR_COST_NONE;
-        if (!reached) return 0;
+    double sum = 0;
+    int count = 0;
+    for (int key = 0; key < keys; key++) {
+        int t0 = key % RR_PERMS, t1 = key / RR_PERMS;
+        if (g->parity[t0] != (s->parity & 1)) continue;
+        if (s->pairs == 2 && g->parity[t1] != (s->parity >> 1)) continue;
+        int best = RR_COST_NONE;
+        for (int n = 0; n < 4; n++)
+            if (s->cost[key][n] < best) best = s->cost[key][n];
+        if (best == RR_COST_NONE) return;
+        sum += best;
+        count++;
     }
-    return 1;
+    s->complete = 1;
+    s->mean_cost = sum / count;
 }

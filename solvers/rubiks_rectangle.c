@@ -34,6 +34,8 @@
 #define COST_INF 0x3fffffff
 
 #define SINGLE_SEQ_LEN 5
+/* Boards with at most this many 4-cell orbits are planned in both orientations. */
+#define BOTH_ORIENTATIONS_MAX_ORBITS 40000
 
 typedef struct move_list {
     rubiks_rectangle_move *m;
@@ -145,7 +147,7 @@ typedef struct core {
     const rubiks_rectangle_group *g;
     int height, width, rows, cols; /* rows = P = H/2, cols = Q = W/2 */
     int blocks;
-    uint8_t *tau;                           /* [p * Q + q] */
+    const uint8_t *tau;                     /* [p * Q + q] */
     uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
     uint8_t *column_parity;                 /* [q]: the parity of G_q */
     const rubiks_rectangle_seq **block_seq; /* [block] */
@@ -458,7 +460,7 @@ static size_t cancel_pairs(rubiks_rectangle_move *m, size_t n, uint8_t *mark)
 }
 
 typedef struct workspace {
-    uint8_t *tau, *pair_parity, *column_parity, *back, *final_net, *mark;
+    uint8_t *pair_parity, *column_parity, *back, *final_net, *mark;
     const rubiks_rectangle_seq **block_seq, **best_seq;
     unsigned *f, *fw, *bw;
     uint16_t *keys;
@@ -467,7 +469,6 @@ typedef struct workspace {
 
 static void workspace_free(workspace *ws)
 {
-    free(ws->tau);
     free(ws->pair_parity);
     free(ws->column_parity);
     free(ws->back);
@@ -523,6 +524,40 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
         return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
     return RUBIKS_RECTANGLE_OK;
+}
+
+/* Plans the 4-cell orbits of an H x W board (tau [p * Q + q]) into out, then cancels pairs. */
+static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int H, int W,
+                                            const uint8_t *tau, move_list *out, budget *b)
+{
+    int P = H / 2, Q = W / 2;
+    workspace ws = {0};
+    rubiks_rectangle_status status = RUBIKS_RECTANGLE_NO_MEMORY;
+    ws.pair_parity = malloc((size_t)P);
+    ws.column_parity = malloc((size_t)Q);
+    ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
+    if (ws.pair_parity && ws.column_parity && ws.mark) {
+        core c = {g, H, W, P, Q, (P + 1) / 2, tau, ws.pair_parity, ws.column_parity, NULL};
+        status = solve_core(&c, &ws, out, b);
+    }
+    if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
+    if (status == RUBIKS_RECTANGLE_OK) out->n = cancel_pairs(out->m, out->n, ws.mark);
+    workspace_free(&ws);
+    return status;
+}
+
+/* The same orbits seen on the transposed board (rows and columns swapped): orbit (q,p) there
+ * lists the cells of orbit (p,q) with positions 1 and 2 exchanged. */
+static uint8_t *transpose_orbits(const rubiks_rectangle_group *g, const uint8_t *tau, int P, int Q)
+{
+    uint8_t *t = malloc((size_t)P * Q);
+    if (!t) return NULL;
+    const uint8_t swap12[4] = {0, 2, 1, 3};
+    uint8_t s = rubiks_rectangle_group_index(g, swap12);
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < Q; q++)
+            t[(size_t)q * P + p] = g->mul[s][g->mul[tau[(size_t)p * Q + q]][s]];
+    return t;
 }
 
 static bool valid_permutation(const rubiks_rectangle_board *board, uint8_t *seen)
@@ -617,36 +652,49 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
 
     const rubiks_rectangle_group *g = &pool_get()->group;
     int P = H / 2, Q = W / 2;
-    workspace ws = {0};
     rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
-    move_list out = {0};
-    ws.tau = malloc((size_t)P * Q + 1);
-    ws.pair_parity = malloc((size_t)P + 1);
-    ws.column_parity = malloc((size_t)Q + 1);
-    ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
-    if (!ws.tau || !ws.pair_parity || !ws.column_parity || !ws.mark) {
+    move_list out = {0}, wide = {0}, tall = {0};
+    uint8_t *tau = malloc((size_t)P * Q + 1), *tau_t = NULL;
+    if (!tau) {
         status = RUBIKS_RECTANGLE_NO_MEMORY;
         goto done;
     }
-    if (!orbits_fit(board, g, ws.tau)) goto done; /* unsolvable: parity */
+    if (!orbits_fit(board, g, tau)) goto done; /* unsolvable: parity */
 
     /* The middle lines' flips commute with every other flip: do them first. */
     if (reverse_row) push(&out, H / 2 + 1);
     if (reverse_col) push(&out, -(W / 2 + 1));
     if (P > 0 && Q > 0) {
-        core c = {g, H, W, P, Q, (P + 1) / 2, ws.tau, ws.pair_parity, ws.column_parity, NULL};
-        status = solve_core(&c, &ws, &out, b);
+        /* A run of row flips is shared by a block's column pairs, so blocks should run along
+         * the longer side: plan with rows as blocks when P <= Q, on the transposed board when
+         * P > Q; boards of moderate size try both and keep the shorter. */
+        bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
+        bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
+        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, b);
+        if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
+            tau_t = transpose_orbits(g, tau, P, Q);
+            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, b) : RUBIKS_RECTANGLE_NO_MEMORY;
+            /* A row of the transposed board is a column of this one. */
+            for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
+        }
+        if (status != RUBIKS_RECTANGLE_OK) goto done;
+        const move_list *pick = plan_wide && (!plan_tall || wide.n <= tall.n) ? &wide : &tall;
+        for (size_t i = 0; i < pick->n; i++) push(&out, pick->m[i]);
     }
-    if (status == RUBIKS_RECTANGLE_OK && out.out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
-    if (status != RUBIKS_RECTANGLE_OK) goto done;
-    out.n = cancel_pairs(out.m, out.n, ws.mark);
+    if (out.out_of_memory) {
+        status = RUBIKS_RECTANGLE_NO_MEMORY;
+        goto done;
+    }
     answer->solvable = true;
     answer->moves = out.m;
     answer->move_count = out.n;
     out.m = NULL;
 done:
     free(out.m);
-    workspace_free(&ws);
+    free(wide.m);
+    free(tall.m);
+    free(tau);
+    free(tau_t);
     return status;
 }
 

@@ -10,19 +10,25 @@
  * orbit, the middle row/column is sorted or reversed, and par(p,q) = par(p,0) + par(0,q) +
  * par(0,0) for every orbit.
  *
- * Construction ("shared row runs with column carry"). Pairs of rows are solved one block at a
- * time. Block p gets one short run of row flips X1..Xk (a row sequence) shared by all its orbits;
- * before each Xi, each column pair q applies some c_i in V = {e, L, R, LR}. Column flips also act
- * on every other block, but only through their net in V, which commutes inside V: a solved orbit
- * of column pair q just waits in state G_q A_q (G_q: the column pair's total net, fixed in advance;
- * A_q: the net so far) and one last set of column flips A_q G_q puts them all home at the end.
- * Orbit (p,q) then needs w n = A tau G A (tau: the inverse of its state, n the block's net), and
- * the table of the row sequence gives the cheapest column choices for every (target, net). For a
- * fixed choice of row sequences the column pairs are independent: a dynamic program over the
- * blocks with the net A in V as state gives each column pair its optimum. On boards that are not
- * too large, a round of coordinate descent then picks each block's row sequence from a list of
- * candidates, holding the others fixed (forward and backward DP values make each try cheap).
- * Adjacent flips of the same kind commute, so a last pass cancels equal pairs inside each run. */
+ * Construction ("shared row runs with column carry"). The row pairs are grouped into blocks of
+ * two (the last alone when P is odd), solved one block at a time. A block gets one short run of
+ * row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi, each column pair q
+ * applies some c_i in V = {e, L, R, LR}, and one column flip then serves the orbits of both row
+ * pairs at once. Column flips also act on every other block, but only through their net in V,
+ * which commutes inside V: a solved orbit of column pair q just waits in state G_q A_q (G_q: the
+ * column pair's total net, fixed in advance; A_q: the net so far), and one last set of column
+ * flips A_q G_q puts them all home at the end. Orbit (p,q) then needs w n = A tau G A (tau: the
+ * inverse of its state, n the block's net), and the table of the row sequence gives the cheapest
+ * column choices for every (targets, net). For fixed row sequences the column pairs are
+ * independent: a dynamic program over the blocks with the net A in V as state gives each column
+ * pair its optimum. A round of coordinate descent then picks each block's row sequence from the
+ * candidates (the empty one too, for blocks already home), holding the others fixed; forward and
+ * backward DP values make each try cheap. Blocks run along the longer side of the board (the
+ * transposed board when H > W), and boards of moderate size are planned both ways. Adjacent
+ * flips of the same kind commute, so a last pass cancels equal pairs inside each run.
+ *
+ * Flips on random boards: about 1.05 per 4-cell orbit on large boards, 1.1 on 100 x 100 (a
+ * per-orbit commutator method needs about 3.9). */
 #include "rubiks_rectangle.h"
 
 #include <pthread.h>
@@ -34,6 +40,8 @@
 #define COST_INF 0x3fffffff
 
 #define SINGLE_SEQ_LEN 5
+/* Rounds of coordinate descent: a second round gains about 0.1 %. */
+#define DESCENT_ROUNDS 1
 /* Boards with at most this many 4-cell orbits are planned in both orientations. */
 #define BOTH_ORIENTATIONS_MAX_ORBITS 40000
 
@@ -511,7 +519,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     for (unsigned g0 = 0; g0 < 2; g0++) {
         choose_parities(c, g0);
         pick_default_sequences(c, pool);
-        if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        for (int round = 0; round < DESCENT_ROUNDS; round++)
+            if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
         long cost = plan_cost(c, ws->f, b);
         if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
         if (best < 0 || cost < best) {

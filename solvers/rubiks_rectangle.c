@@ -70,14 +70,39 @@ static void push(move_list *l, rubiks_rectangle_move mv)
 
 /* Joint sequences for two pairs of rows (T, B of the first pair: 1, 2; of the second: 5, 6),
  * the best by mean column cost for each pair of parities and length, found by an exhaustive
- * offline search over all sequences of T/B events of up to 9 flips. */
+ * offline search over all sequences of T/B events of up to 12 flips (two per class and
+ * length). */
 static const char *const joint_sequences[] = {
-    "126525",    "125626",    /* both pairs odd */
-    "1526525",   "1625626",   /* first odd, second even */
-    "1651215",   "1561215",   /* first even, second odd */
-    "15215615",  "15126525",  /* both even */
-    "16152151",  "15162161",  /* both odd */
-    "152652151", "162515615", /* first odd, second even; first even, second odd */
+    /* both pairs odd */
+    "126525",
+    "125626",
+    "16152151",
+    "15162161",
+    "1612515615",
+    "1512616516",
+    "125265152151",
+    "126256162161",
+    /* both pairs even */
+    "15215615",
+    "15126525",
+    "1516252152",
+    "1615262162",
+    "152151621251",
+    "162161521261",
+    /* first pair odd, second even */
+    "1526525",
+    "1625626",
+    "152652151",
+    "162562161",
+    "15262521252",
+    "16252621262",
+    /* first pair even, second odd */
+    "1651215",
+    "1561215",
+    "162515615",
+    "152616516",
+    "15121516515",
+    "16121615616",
 };
 
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)

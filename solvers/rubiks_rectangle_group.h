@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define RR_PERMS 24
-#define RR_SEQ_MAX 10
+#define RR_SEQ_MAX 16
 #define RR_KEYS (RR_PERMS * RR_PERMS)
 #define RR_COST_NONE 255
 

@@ -70,7 +70,7 @@ static void push(move_list *l, rubiks_rectangle_move mv)
 
 /* Joint sequences for two pairs of rows (T, B of the first pair: 1, 2; of the second: 5, 6),
  * the best by mean column cost for each pair of parities and length, found by an exhaustive
- * offline search over all sequences of T/B events of up to 12 flips (two per class and
+ * offline search over all sequences of T/B events of up to 13 flips (two per class and
  * length). */
 static const char *const joint_sequences[] = {
     /* both pairs odd */
@@ -96,6 +96,8 @@ static const char *const joint_sequences[] = {
     "162562161",
     "15262521252",
     "16252621262",
+    "1615625156515",
+    "1516526165616",
     /* first pair even, second odd */
     "1651215",
     "1561215",
@@ -103,6 +105,8 @@ static const char *const joint_sequences[] = {
     "152616516",
     "15121516515",
     "16121615616",
+    "1521516151251",
+    "1621615161261",
 };
 
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)

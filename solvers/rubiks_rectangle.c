@@ -69,9 +69,9 @@ static void push(move_list *l, rubiks_rectangle_move mv)
 /* ---- the row sequences every solve chooses from ---- */
 
 /* Joint sequences for two pairs of rows (T, B of the first pair: 1, 2; of the second: 5, 6),
- * the best by mean column cost for each pair of parities and length, found by an exhaustive
- * offline search over all sequences of T/B events of up to 13 flips (two per class and
- * length). */
+ * the best by mean column cost for each pair of parities and length: found by an exhaustive
+ * offline search over all sequences of T/B events up to 13 flips (two per class and length),
+ * and by hill climbing for 14 to 16 flips. */
 static const char *const joint_sequences[] = {
     /* both pairs odd */
     "126525",
@@ -82,6 +82,8 @@ static const char *const joint_sequences[] = {
     "1512616516",
     "125265152151",
     "126256162161",
+    "12526515215165",
+    "5156526515625121",
     /* both pairs even */
     "15215615",
     "15126525",
@@ -89,6 +91,8 @@ static const char *const joint_sequences[] = {
     "1615262162",
     "152151621251",
     "162161521261",
+    "51651526561565",
+    "2616516126151615",
     /* first pair odd, second even */
     "1526525",
     "1625626",
@@ -98,6 +102,7 @@ static const char *const joint_sequences[] = {
     "16252621262",
     "1615625156515",
     "1516526165616",
+    "621262156162161",
     /* first pair even, second odd */
     "1651215",
     "1561215",
@@ -107,6 +112,7 @@ static const char *const joint_sequences[] = {
     "16121615616",
     "1521516151251",
     "1621615161261",
+    "156151216156162",
 };
 
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)

@@ -152,25 +152,27 @@ int main(int argc, char **argv)
            "mean solve %.2f ms (cpu %.2f ms)\n",
            boards, flips_sum / boards, best, worst, ms_sum / boards, cpu_sum / boards);
 
-    /* Middle sizes. */
-    static const int middle[] = {200, 400, 401, 700};
-    for (size_t k = 0; k < sizeof middle / sizeof middle[0]; k++) {
-        int side = middle[k];
-        int32_t *cells = scrambled(side, side, 40L * side);
-        rubiks_rectangle_board board = {side, side, cells};
+    /* Other sizes and shapes, scrambled by 40 flips per line. */
+    static const int shapes[][2] = {{200, 200}, {400, 400}, {401, 401}, {700, 700},
+                                    {20, 1000}, {1000, 20}, {3, 1000}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        int h = shapes[k][0], w = shapes[k][1];
+        long flips = 40L * (h + w) / 2;
+        int32_t *cells = scrambled(h, w, flips);
+        rubiks_rectangle_board board = {h, w, cells};
         rubiks_rectangle_answer a;
         budget_init_unlimited(&b);
         double t0 = now_ms(), c0 = cpu_ms();
         rubiks_rectangle_status st = rubiks_rectangle_solve(&board, &b, &a);
         double wall = now_ms() - t0, cpu = cpu_ms() - c0;
-        if (st != RUBIKS_RECTANGLE_OK || !a.solvable || !sorts(cells, side, side, &a)) {
-            fprintf(stderr, "%dx%d: not solved\n", side, side);
+        if (st != RUBIKS_RECTANGLE_OK || !a.solvable || !sorts(cells, h, w, &a)) {
+            fprintf(stderr, "%dx%d: not solved\n", h, w);
             return 1;
         }
         printf("%dx%d, %ld random flips: solver %.1f ms (cpu %.1f ms), %zu flips (%.3f per 4-cell "
                "orbit)\n",
-               side, side, 40L * side, wall, cpu, a.move_count,
-               (double)a.move_count / ((side / 2) * (side / 2)));
+               h, w, flips, wall, cpu, a.move_count,
+               (double)a.move_count / ((double)(h / 2) * (w / 2)));
         rubiks_rectangle_answer_free(&a);
         free(cells);
     }

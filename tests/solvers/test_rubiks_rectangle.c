@@ -362,13 +362,50 @@ START_TEST(scrambles_sort)
 {
     static const int shapes[][4] = {
         /* h, w, flips, rounds */
-        {1, 1000, 7, 3},   {1000, 1, 8, 3},     {2, 2, 9, 200},      {3, 3, 20, 200},
-        {5, 7, 50, 50},    {9, 9, 100, 50},     {6, 7, 100, 50},     {8, 5, 100, 50},
-        {2, 100, 500, 5},  {100, 2, 500, 5},    {3, 101, 500, 5},    {37, 53, 1000, 5},
-        {99, 99, 4000, 3}, {100, 100, 4000, 3}, {101, 100, 4000, 2}, {250, 333, 10000, 1},
+        {1, 1000, 7, 3},
+        {1000, 1, 8, 3},
+        {2, 2, 9, 200},
+        {3, 3, 20, 200},
+        {5, 7, 50, 50},
+        {9, 9, 100, 50},
+        {6, 7, 100, 50},
+        {8, 5, 100, 50},
+        {2, 100, 500, 5},
+        {100, 2, 500, 5},
+        {3, 101, 500, 5},
+        {37, 53, 1000, 5},
+        {99, 99, 4000, 3},
+        {100, 100, 4000, 3},
+        {101, 100, 4000, 2},
+        {250, 333, 10000, 1},
+        /* past the size planned both ways: blocks along rows, then on the transposed board */
+        {201, 1000, 20000, 1},
+        {1000, 201, 20000, 1},
+        {4, 1000, 5000, 2},
+        {1000, 5, 5000, 2},
     };
     rng_state = 0xC0FFEEu + (uint64_t)_i;
     scrambled_round_trip(shapes[_i][0], shapes[_i][1], shapes[_i][2], shapes[_i][3]);
+}
+END_TEST
+
+/* The brief's target for short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean
+ * under 3 500 flips (the reference per-orbit commutator method needs about 9 700). */
+START_TEST(answers_are_short)
+{
+    rng_state = 0x5107u;
+    size_t total = 0;
+    for (int r = 0; r < 5; r++) {
+        int32_t *cells = sorted_board(100, 100);
+        scramble(cells, 100, 100, 4000);
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, 100, 100, &a), RUBIKS_RECTANGLE_OK);
+        ck_assert(replay_sorts(cells, 100, 100, &a));
+        total += a.move_count;
+        rubiks_rectangle_answer_free(&a);
+        free(cells);
+    }
+    ck_assert_uint_lt(total, 5 * 3500);
 }
 END_TEST
 
@@ -466,7 +503,8 @@ int main(void)
     tcase_add_loop_test(tc, every_small_board_matches_search, 0, 23);
     tcase_add_test(tc, four_by_four_orbit_boards_match_search);
     tcase_add_loop_test(tc, four_by_five_boards_match_search, 0, 2);
-    tcase_add_loop_test(tc, scrambles_sort, 0, 16);
+    tcase_add_loop_test(tc, scrambles_sort, 0, 20);
+    tcase_add_test(tc, answers_are_short);
     tcase_add_test(tc, largest_board_sorts);
     tcase_add_test(tc, sorted_board_needs_no_moves);
     tcase_add_loop_test(tc, random_permutations_are_unsolvable, 0, 5);

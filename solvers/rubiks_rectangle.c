@@ -530,8 +530,6 @@ static void workspace_free(workspace *ws)
 static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, budget *b)
 {
     int B = c->blocks, Q = c->cols;
-    size_t orbits = (size_t)c->rows * Q;
-    (void)orbits;
     const seq_pool *pool = pool_get();
     size_t stride = 4 * (size_t)(B + 1);
     ws->f = malloc(stride * sizeof *ws->f);

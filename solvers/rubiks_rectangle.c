@@ -71,7 +71,8 @@ static void push(move_list *l, rubiks_rectangle_move mv)
 /* Joint sequences for two pairs of rows (T, B of the first pair: 1, 2; of the second: 5, 6),
  * the best by mean column cost for each pair of parities and length: found by an exhaustive
  * offline search over all sequences of T/B events up to 13 flips (two per class and length),
- * and by hill climbing for 14 to 16 flips. */
+ * and by hill climbing for 14 to 16 flips (bench/bench_rubiks_rectangle_sequences.c redoes
+ * the search). */
 static const char *const joint_sequences[] = {
     /* both pairs odd */
     "126525",

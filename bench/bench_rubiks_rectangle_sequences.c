@@ -1,0 +1,119 @@
+/* Offline search for the joint row sequences listed in solvers/rubiks_rectangle.c: runs of row
+ * flips shared by two pairs of rows (events T, B of the first pair: 1, 2; of the second: 5, 6).
+ * A sequence is scored by its mean column cost over uniformly random targets (the cheapest net
+ * for each pair of targets); the best two of each parity class and length are printed.
+ *
+ *   build/bench/bench_rubiks_rectangle_sequences 6 12        exhaustive, lengths 6..12 (~20 s)
+ *   build/bench/bench_rubiks_rectangle_sequences 14 16 climb hill climbing, 400 restarts each
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rubiks_rectangle_group.h"
+
+static rubiks_rectangle_group group;
+static rubiks_rectangle_seq seq;
+
+typedef struct best_list {
+    double mean[4][2];
+    char rows[4][2][RR_SEQ_MAX + 1];
+} best_list;
+
+static void offer(best_list *best, const uint8_t *rows, int len)
+{
+    rubiks_rectangle_seq_init(&group, rows, len, &seq);
+    if (!seq.complete || seq.pairs != 2) return;
+    int cls = seq.parity;
+    for (int r = 0; r < 2; r++) {
+        if (seq.mean_cost < best->mean[cls][r] - 1e-9) {
+            if (r == 0) {
+                best->mean[cls][1] = best->mean[cls][0];
+                memcpy(best->rows[cls][1], best->rows[cls][0], sizeof best->rows[cls][0]);
+            }
+            best->mean[cls][r] = seq.mean_cost;
+            for (int i = 0; i < len; i++) best->rows[cls][r][i] = (char)('0' + rows[i]);
+            best->rows[cls][r][len] = '\0';
+            return;
+        }
+        if (seq.mean_cost < best->mean[cls][r] + 1e-9) return; /* ties: keep the first */
+    }
+}
+
+static double score(const uint8_t *rows, int len)
+{
+    rubiks_rectangle_seq_init(&group, rows, len, &seq);
+    return seq.complete && seq.pairs == 2 ? seq.mean_cost : 99;
+}
+
+static const uint8_t events[4] = {1, 2, 5, 6};
+
+static void exhaustive(best_list *best, int len)
+{
+    long total = 1;
+    for (int i = 1; i < len; i++) total *= 4;
+    /* The first event is T of the first pair (the others are the same up to symmetry). */
+    for (long code = 0; code < total; code++) {
+        uint8_t rows[RR_SEQ_MAX] = {1};
+        bool ok = true;
+        long v = code;
+        for (int i = 1; i < len; i++, v /= 4) {
+            rows[i] = events[v % 4];
+            if (rows[i] == rows[i - 1]) ok = false;
+        }
+        if (ok) offer(best, rows, len);
+    }
+}
+
+static void climb(best_list *best, int len, int restarts)
+{
+    srand(12345u + (unsigned)len);
+    for (int it = 0; it < restarts; it++) {
+        uint8_t cur[RR_SEQ_MAX];
+        for (int i = 0; i < len; i++) do
+                cur[i] = events[rand() % 4];
+            while (i > 0 && cur[i] == cur[i - 1]);
+        double m = score(cur, len);
+        for (int step = 0; step < 300; step++) {
+            uint8_t t[RR_SEQ_MAX];
+            memcpy(t, cur, sizeof t);
+            t[rand() % len] = events[rand() % 4];
+            if (rand() % 3 == 0) t[rand() % len] = events[rand() % 4];
+            bool ok = true;
+            for (int i = 1; i < len; i++)
+                if (t[i] == t[i - 1]) ok = false;
+            if (!ok) continue;
+            double m2 = score(t, len);
+            if (m2 <= m) m = m2, memcpy(cur, t, sizeof t);
+        }
+        offer(best, cur, len);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int from = argc > 1 ? atoi(argv[1]) : 6, to = argc > 2 ? atoi(argv[2]) : 10;
+    bool hill = argc > 3 && strcmp(argv[3], "climb") == 0;
+    if (from < 1 || to > RR_SEQ_MAX || from > to) {
+        fprintf(stderr, "lengths must lie in 1..%d\n", RR_SEQ_MAX);
+        return 1;
+    }
+    rubiks_rectangle_group_init(&group);
+    for (int len = from; len <= to; len++) {
+        best_list best;
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 2; r++) best.mean[c][r] = 99, best.rows[c][r][0] = '\0';
+        if (hill)
+            climb(&best, len, 400);
+        else
+            exhaustive(&best, len);
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 2; r++)
+                if (best.mean[c][r] < 99)
+                    printf("length %2d, parities (%d,%d): mean %.4f  \"%s\"\n", len, c & 1, c >> 1,
+                           best.mean[c][r], best.rows[c][r]);
+        fflush(stdout);
+    }
+    return 0;
+}

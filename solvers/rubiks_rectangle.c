@@ -1,0 +1,750 @@
+/* Rubik's Rectangle: exact decision and a short sorting sequence.
+ *
+ * Cells fall into orbits under the flips: {(i,j), (i,W-1-j), (H-1-i,j), (H-1-i,W-1-j)}. The middle
+ * row of an odd H (middle column of an odd W) is only ever reversed as a whole by its own flip,
+ * which commutes with everything else. A 4-cell orbit (p,q) is moved only by the rows of pair p
+ * (T, B) and the columns of pair q (L, R), each a transposition of its cells (see
+ * rubiks_rectangle_group.h), so its parity after any word is x_p + y_q (flips of row pair p plus
+ * flips of column pair q, mod 2), and commutators such as (T L)^2 give every 3-cycle inside one
+ * orbit without touching the rest. Hence: solvable exactly when every value lies in its home
+ * orbit, the middle row/column is sorted or reversed, and par(p,q) = par(p,0) + par(0,q) +
+ * par(0,0) for every orbit.
+ *
+ * Construction ("shared row runs with column carry"). The row pairs are grouped into blocks of
+ * two (the last alone when P is odd), solved one block at a time. A block gets one short run of
+ * row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi, each column pair q
+ * applies some c_i in V = {e, L, R, LR}, and one column flip then serves the orbits of both row
+ * pairs at once. Column flips also act on every other block, but only through their net in V,
+ * which commutes inside V: a solved orbit of column pair q just waits in state G_q A_q (G_q: the
+ * column pair's total net, fixed in advance; A_q: the net so far), and one last set of column
+ * flips A_q G_q puts them all home at the end. Orbit (p,q) then needs w n = A tau G A (tau: the
+ * inverse of its state, n the block's net), and the table of the row sequence gives the cheapest
+ * column choices for every (targets, net). For fixed row sequences the column pairs are
+ * independent: a dynamic program over the blocks with the net A in V as state gives each column
+ * pair its optimum. A round of coordinate descent then picks each block's row sequence from the
+ * candidates (the empty one too, for blocks already home), holding the others fixed; forward and
+ * backward DP values make each try cheap. Blocks run along the longer side of the board (the
+ * transposed board when H > W), and boards of moderate size are planned both ways. Adjacent
+ * flips of the same kind commute, so a last pass cancels equal pairs inside each run.
+ *
+ * Flips on random boards: about 1.05 per 4-cell orbit on large boards, 1.1 on 100 x 100 (a
+ * per-orbit commutator method needs about 3.9). */
+#include "rubiks_rectangle.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rubiks_rectangle_group.h"
+
+#define COST_INF 0x3fffffff
+
+#define SINGLE_SEQ_LEN 5
+/* Rounds of coordinate descent: a second round gains about 0.1 %. */
+#define DESCENT_ROUNDS 1
+/* Boards with at most this many 4-cell orbits are planned in both orientations. */
+#define BOTH_ORIENTATIONS_MAX_ORBITS 40000
+
+typedef struct move_list {
+    rubiks_rectangle_move *m;
+    size_t n, cap;
+    bool out_of_memory;
+} move_list;
+
+static void push(move_list *l, rubiks_rectangle_move mv)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        rubiks_rectangle_move *m = realloc(l->m, cap * sizeof *m);
+        if (!m) {
+            l->out_of_memory = true;
+            return;
+        }
+        l->m = m;
+        l->cap = cap;
+    }
+    l->m[l->n++] = mv;
+}
+
+/* ---- the row sequences every solve chooses from ---- */
+
+/* Joint sequences for two pairs of rows (T, B of the first pair: 1, 2; of the second: 5, 6),
+ * the best by mean column cost for each pair of parities and length: found by an exhaustive
+ * offline search over all sequences of T/B events up to 13 flips (two per class and length),
+ * and by hill climbing for 14 to 16 flips (bench/bench_rubiks_rectangle_sequences.c redoes
+ * the search). */
+static const char *const joint_sequences[] = {
+    /* both pairs odd */
+    "126525",
+    "125626",
+    "16152151",
+    "15162161",
+    "1612515615",
+    "1512616516",
+    "125265152151",
+    "126256162161",
+    "12526515215165",
+    "5156526515625121",
+    /* both pairs even */
+    "15215615",
+    "15126525",
+    "1516252152",
+    "1615262162",
+    "152151621251",
+    "162161521261",
+    "51651526561565",
+    "2616516126151615",
+    /* first pair odd, second even */
+    "1526525",
+    "1625626",
+    "152652151",
+    "162562161",
+    "15262521252",
+    "16252621262",
+    "1615625156515",
+    "1516526165616",
+    "621262156162161",
+    /* first pair even, second odd */
+    "1651215",
+    "1561215",
+    "162515615",
+    "152616516",
+    "15121516515",
+    "16121615616",
+    "1521516151251",
+    "1621615161261",
+    "156151216156162",
+};
+
+#define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
+#define JOINT_CAP (sizeof joint_sequences / sizeof joint_sequences[0])
+#define POOL_CAP (SINGLE_CAP + JOINT_CAP)
+
+typedef struct seq_pool {
+    rubiks_rectangle_group group;
+    rubiks_rectangle_seq seq[POOL_CAP];
+    int count;
+} seq_pool;
+
+static seq_pool shared_pool;
+static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
+
+/* Every single-pair run of up to SINGLE_SEQ_LEN row events without two equal neighbours (the
+ * empty one included: it serves blocks that are already home), and the joint list. Built once
+ * per process (a few tens of milliseconds) and shared read-only by every solve. */
+static void pool_build(void)
+{
+    seq_pool *pool = &shared_pool;
+    const rubiks_rectangle_group *g = &pool->group;
+    rubiks_rectangle_group_init(&pool->group);
+    pool->count = 0;
+    for (int len = 0; len <= SINGLE_SEQ_LEN; len++) {
+        int total = 1;
+        for (int i = 0; i < len; i++) total *= 3;
+        for (int code = 0; code < total; code++) {
+            uint8_t rows[RR_SEQ_MAX];
+            bool ok = true;
+            for (int i = 0, v = code; i < len; i++, v /= 3) {
+                rows[i] = (uint8_t)(v % 3 + 1);
+                if (i > 0 && rows[i] == rows[i - 1]) ok = false;
+            }
+            if (ok && pool->count < (int)POOL_CAP)
+                rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
+        }
+    }
+    for (size_t k = 0; k < JOINT_CAP && pool->count < (int)POOL_CAP; k++) {
+        uint8_t rows[RR_SEQ_MAX];
+        int len = 0;
+        for (const char *p = joint_sequences[k]; *p && len < RR_SEQ_MAX; p++)
+            rows[len++] = (uint8_t)(*p - '0');
+        rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
+    }
+}
+
+static const seq_pool *pool_get(void)
+{
+    pthread_once(&shared_pool_once, pool_build);
+    return &shared_pool;
+}
+
+/* The sequence for a block of `pairs` row pairs with parities `parity` when it serves `cols`
+ * column pairs: fewest expected flips, row flips plus cols times the mean column cost. */
+static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, unsigned parity,
+                                             int cols)
+{
+    const rubiks_rectangle_seq *best = NULL;
+    double best_cost = 0;
+    for (int i = 0; i < pool->count; i++) {
+        const rubiks_rectangle_seq *s = &pool->seq[i];
+        if (!s->complete || s->pairs != pairs || s->parity != parity) continue;
+        double cost = s->row_cost + cols * s->mean_cost;
+        if (!best || cost < best_cost) best = s, best_cost = cost;
+    }
+    return best;
+}
+
+/* ---- the plan ---- */
+
+/* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state, and
+ * the blocks: consecutive pairs of row pairs (the last one alone when P is odd). */
+typedef struct core {
+    const rubiks_rectangle_group *g;
+    int height, width, rows, cols; /* rows = P = H/2, cols = Q = W/2 */
+    int blocks;
+    const uint8_t *tau;                     /* [p * Q + q] */
+    uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
+    uint8_t *column_parity;                 /* [q]: the parity of G_q */
+    const rubiks_rectangle_seq **block_seq; /* [block] */
+} core;
+
+static unsigned popcount2(unsigned v)
+{
+    return (v & 1) + ((v >> 1) & 1);
+}
+
+static int block_first(int blk)
+{
+    return 2 * blk;
+}
+
+static int block_pairs(const core *c, int blk)
+{
+    return 2 * blk + 1 < c->rows ? 2 : 1;
+}
+
+static unsigned block_parity(const core *c, int blk)
+{
+    int p = block_first(blk);
+    return c->pair_parity[p] | (block_pairs(c, blk) == 2 ? c->pair_parity[p + 1] << 1 : 0);
+}
+
+/* The target phi of orbit (p,q) when the net so far is A and the total is G: A tau G A. */
+static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_total)
+{
+    const rubiks_rectangle_group *g = c->g;
+    uint8_t x = g->mul[tau][g->column[g_total]];
+    return g->mul[g->mul[g->column[a]][x]][g->column[a]];
+}
+
+/* The table key of block blk in column pair q. */
+static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
+{
+    int p = block_first(blk), Q = c->cols;
+    unsigned t0 = target(c, c->tau[(size_t)p * Q + q], a, g_total);
+    unsigned t1 = block_pairs(c, blk) == 2 ? target(c, c->tau[(size_t)(p + 1) * Q + q], a, g_total)
+                                           : c->g->identity;
+    return t0 + RR_PERMS * t1;
+}
+
+/* One step of the forward DP through block blk with sequence s. */
+static void forward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
+                         unsigned g_total, const unsigned *cur, unsigned *next, uint8_t *back)
+{
+    for (int a = 0; a < 4; a++) next[a] = COST_INF;
+    for (unsigned a = 0; a < 4; a++) {
+        if (cur[a] >= COST_INF) continue;
+        unsigned key = block_key(c, blk, q, a, g_total);
+        for (unsigned n = 0; n < 4; n++) {
+            unsigned cost = s->cost[key][n];
+            if (cost == RR_COST_NONE) continue;
+            unsigned v = cur[a] + cost;
+            if (v < next[a ^ n]) {
+                next[a ^ n] = v;
+                if (back) back[a ^ n] = (uint8_t)a;
+            }
+        }
+    }
+}
+
+/* Forward DP of column pair q with total G: f[blk*4 + A] = cheapest column cost of the blocks
+ * before blk ending with net A. back (optional) records the predecessor net. Returns the best
+ * total including the final flips. */
+static unsigned column_forward(const core *c, int q, unsigned g_total, unsigned *f, uint8_t *back)
+{
+    int B = c->blocks;
+    for (int a = 0; a < 4; a++) f[a] = a == 0 ? 0 : COST_INF;
+    for (int blk = 0; blk < B; blk++)
+        forward_step(c, blk, c->block_seq[blk], q, g_total, f + 4 * blk, f + 4 * (blk + 1),
+                     back ? back + 4 * blk : NULL);
+    unsigned best = COST_INF;
+    for (unsigned a = 0; a < 4; a++)
+        if (f[4 * B + a] < COST_INF && f[4 * B + a] + popcount2(a ^ g_total) < best)
+            best = f[4 * B + a] + popcount2(a ^ g_total);
+    return best;
+}
+
+/* The two totals G of the right parity for column pair q. */
+static void column_totals(const core *c, int q, unsigned out[2])
+{
+    if (c->column_parity[q]) {
+        out[0] = 1, out[1] = 2;
+    } else {
+        out[0] = 0, out[1] = 3;
+    }
+}
+
+static void choose_parities(core *c, unsigned g0)
+{
+    const rubiks_rectangle_group *g = c->g;
+    int Q = c->cols;
+    uint8_t base = g->parity[c->tau[0]];
+    for (int q = 0; q < Q; q++) c->column_parity[q] = (uint8_t)(g->parity[c->tau[q]] ^ base ^ g0);
+    for (int p = 0; p < c->rows; p++)
+        c->pair_parity[p] = (uint8_t)(g->parity[c->tau[(size_t)p * Q]] ^ g0);
+}
+
+static void pick_default_sequences(core *c, const seq_pool *pool)
+{
+    for (int blk = 0; blk < c->blocks; blk++)
+        c->block_seq[blk] = pool_pick(pool, block_pairs(c, blk), block_parity(c, blk), c->cols);
+}
+
+/* Total flips of the core plan for the current row sequences; -1 when out of time. */
+static long plan_cost(const core *c, unsigned *f, budget *b)
+{
+    long total = 0;
+    for (int blk = 0; blk < c->blocks; blk++) total += c->block_seq[blk]->row_cost;
+    for (int q = 0; q < c->cols; q++) {
+        if (budget_expired(b)) return -1;
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        unsigned best = COST_INF;
+        for (int k = 0; k < 2; k++) {
+            unsigned v = column_forward(c, q, totals[k], f, NULL);
+            if (v < best) best = v;
+        }
+        total += best;
+    }
+    return total;
+}
+
+/* One step of the backward DP through block blk with sequence s. */
+static void backward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
+                          unsigned g_total, const unsigned *next, unsigned *cur)
+{
+    for (unsigned a = 0; a < 4; a++) {
+        unsigned key = block_key(c, blk, q, a, g_total);
+        unsigned best = COST_INF;
+        for (unsigned n = 0; n < 4; n++) {
+            unsigned cost = s->cost[key][n];
+            if (cost == RR_COST_NONE) continue;
+            unsigned v = cost + next[a ^ n];
+            if (v < best) best = v;
+        }
+        cur[a] = best;
+    }
+}
+
+/* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
+ * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
+ * backward DP values of every column pair and total, laid out [block][q][total][net] so that
+ * one block's values are contiguous; keys holds one block's table keys. */
+static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, uint16_t *keys,
+                    budget *b)
+{
+    int B = c->blocks, Q = c->cols;
+    size_t row = 8 * (size_t)Q; /* one block's values */
+    for (int q = 0; q < Q; q++) {
+        if (budget_expired(b)) return false;
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        for (int k = 0; k < 2; k++) {
+            size_t at = 8 * (size_t)q + 4 * (size_t)k;
+            for (unsigned a = 0; a < 4; a++) {
+                fw[at + a] = a == 0 ? 0 : COST_INF;
+                bw[(size_t)B * row + at + a] = popcount2(a ^ totals[k]);
+            }
+        }
+    }
+    for (int blk = B - 1; blk >= 0; blk--) {
+        if (budget_expired(b)) return false;
+        for (int q = 0; q < Q; q++) {
+            unsigned totals[2];
+            column_totals(c, q, totals);
+            for (int k = 0; k < 2; k++) {
+                size_t at = 8 * (size_t)q + 4 * (size_t)k;
+                backward_step(c, blk, c->block_seq[blk], q, totals[k], bw + (blk + 1) * row + at,
+                              bw + blk * row + at);
+            }
+        }
+    }
+    for (int blk = 0; blk < B; blk++) {
+        const unsigned *f = fw + blk * row, *bn = bw + (blk + 1) * row;
+        for (int q = 0; q < Q; q++) {
+            unsigned totals[2];
+            column_totals(c, q, totals);
+            for (int k = 0; k < 2; k++)
+                for (unsigned a = 0; a < 4; a++)
+                    keys[8 * q + 4 * k + a] = (uint16_t)block_key(c, blk, q, a, totals[k]);
+        }
+        long best = -1;
+        const rubiks_rectangle_seq *pick = c->block_seq[blk];
+        int pairs = block_pairs(c, blk);
+        unsigned parity = block_parity(c, blk);
+        for (int i = 0; i < pool->count; i++) {
+            const rubiks_rectangle_seq *s = &pool->seq[i];
+            /* The empty sequence serves a block of one pair or two. */
+            if ((s->pairs != pairs && s->len > 0) || s->parity != parity) continue;
+            if (budget_expired(b)) return false;
+            long cost = s->row_cost;
+            for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
+                unsigned m = COST_INF;
+                for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
+                    for (unsigned a = 0; a < 4; a++) {
+                        if (f[at + a] >= COST_INF) continue;
+                        const uint8_t *sc = s->cost[keys[at + a]];
+                        for (unsigned n = 0; n < 4; n++) {
+                            if (sc[n] == RR_COST_NONE) continue;
+                            unsigned v = f[at + a] + sc[n] + bn[at + (a ^ n)];
+                            if (v < m) m = v;
+                        }
+                    }
+                cost += m;
+            }
+            if (best < 0 || cost < best) {
+                best = cost;
+                pick = s;
+            }
+        }
+        c->block_seq[blk] = pick;
+        /* Advance the forward values through the block with its new sequence. */
+        unsigned *next = fw + (blk + 1) * row;
+        for (size_t at = 0; at < row; at += 4) {
+            for (unsigned a = 0; a < 4; a++) next[at + a] = COST_INF;
+            for (unsigned a = 0; a < 4; a++) {
+                if (f[at + a] >= COST_INF) continue;
+                const uint8_t *sc = pick->cost[keys[at + a]];
+                for (unsigned n = 0; n < 4; n++)
+                    if (sc[n] != RR_COST_NONE && f[at + a] + sc[n] < next[at + (a ^ n)])
+                        next[at + (a ^ n)] = f[at + a] + sc[n];
+            }
+        }
+    }
+    return true;
+}
+
+/* Writes the moves of the core plan: per block, before each row event the column choices, then
+ * the event's row flips; at the end the final column flips. */
+static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint32_t *choice,
+                      uint8_t *final_net, budget *b)
+{
+    int B = c->blocks, Q = c->cols, H = c->height, W = c->width;
+    for (int q = 0; q < Q; q++) {
+        if (budget_expired(b)) return false;
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        unsigned best = COST_INF, g_total = totals[0];
+        for (int k = 0; k < 2; k++) {
+            unsigned v = column_forward(c, q, totals[k], f, NULL);
+            if (v < best) best = v, g_total = totals[k];
+        }
+        column_forward(c, q, g_total, f, back);
+        unsigned a_end = 0, end_cost = COST_INF;
+        for (unsigned a = 0; a < 4; a++)
+            if (f[4 * B + a] < COST_INF && f[4 * B + a] + popcount2(a ^ g_total) < end_cost)
+                end_cost = f[4 * B + a] + popcount2(a ^ g_total), a_end = a;
+        final_net[q] = (uint8_t)(a_end ^ g_total);
+        unsigned a = a_end;
+        for (int blk = B - 1; blk >= 0; blk--) {
+            unsigned prev = back[4 * blk + a];
+            unsigned key = block_key(c, blk, q, prev, g_total);
+            choice[(size_t)blk * Q + q] = c->block_seq[blk]->choice[key][a ^ prev];
+            a = prev;
+        }
+    }
+    for (int blk = 0; blk < B; blk++) {
+        if (budget_expired(b)) return false;
+        const rubiks_rectangle_seq *s = c->block_seq[blk];
+        for (int i = 0; i < s->len; i++) {
+            for (int q = 0; q < Q; q++) {
+                unsigned cv = (choice[(size_t)blk * Q + q] >> (2 * i)) & 3;
+                if (cv & 1) push(out, -(q + 1));
+                if (cv & 2) push(out, -(W - q));
+            }
+            int p = block_first(blk) + ((s->rows[i] & RR_ROW_SECOND) ? 1 : 0);
+            if (s->rows[i] & RR_ROW_TOP) push(out, p + 1);
+            if (s->rows[i] & RR_ROW_BOTTOM) push(out, H - p);
+        }
+    }
+    for (int q = 0; q < Q; q++) {
+        if (final_net[q] & 1) push(out, -(q + 1));
+        if (final_net[q] & 2) push(out, -(W - q));
+    }
+    return !out->out_of_memory;
+}
+
+/* Row flips commute with row flips and column flips with column flips: inside each maximal run
+ * of one kind, a line flipped an even number of times is dropped. Repeated until stable, since
+ * emptying a run joins its neighbours. */
+static size_t cancel_pairs(rubiks_rectangle_move *m, size_t n, uint8_t *mark)
+{
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        size_t out = 0;
+        for (size_t i = 0; i < n;) {
+            bool is_row = m[i] > 0;
+            size_t j = i;
+            while (j < n && (m[j] > 0) == is_row) j++;
+            for (size_t k = i; k < j; k++) mark[abs(m[k])] ^= 1;
+            size_t kept = out;
+            for (size_t k = i; k < j; k++) {
+                int line = abs(m[k]);
+                if (mark[line]) {
+                    m[out++] = m[k];
+                    mark[line] = 0;
+                }
+            }
+            if (out - kept != j - i) changed = true;
+            i = j;
+        }
+        n = out;
+    }
+    return n;
+}
+
+typedef struct workspace {
+    uint8_t *pair_parity, *column_parity, *back, *final_net, *mark;
+    const rubiks_rectangle_seq **block_seq, **best_seq;
+    unsigned *f, *fw, *bw;
+    uint16_t *keys;
+    uint32_t *choice;
+} workspace;
+
+static void workspace_free(workspace *ws)
+{
+    free(ws->pair_parity);
+    free(ws->column_parity);
+    free(ws->back);
+    free(ws->final_net);
+    free(ws->mark);
+    free(ws->block_seq);
+    free(ws->best_seq);
+    free(ws->f);
+    free(ws->fw);
+    free(ws->bw);
+    free(ws->keys);
+    free(ws->choice);
+}
+
+/* Solves the 4-cell orbits (tau already filled). */
+static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, budget *b)
+{
+    int B = c->blocks, Q = c->cols;
+    const seq_pool *pool = pool_get();
+    size_t stride = 4 * (size_t)(B + 1);
+    ws->f = malloc(stride * sizeof *ws->f);
+    ws->fw = malloc(2 * (size_t)Q * stride * sizeof *ws->fw);
+    ws->bw = malloc(2 * (size_t)Q * stride * sizeof *ws->bw);
+    ws->keys = malloc(8 * (size_t)Q * sizeof *ws->keys);
+    ws->back = malloc(4 * (size_t)B);
+    ws->choice = malloc((size_t)B * Q * sizeof *ws->choice);
+    ws->final_net = malloc((size_t)Q);
+    ws->block_seq = malloc((size_t)B * sizeof *ws->block_seq);
+    ws->best_seq = malloc((size_t)B * sizeof *ws->best_seq);
+    if (!ws->f || !ws->fw || !ws->bw || !ws->keys || !ws->back || !ws->choice || !ws->final_net ||
+        !ws->block_seq || !ws->best_seq)
+        return RUBIKS_RECTANGLE_NO_MEMORY;
+    c->block_seq = ws->block_seq;
+
+    /* The one free bit: the parity of G_0. Plan both, keep the cheaper. */
+    long best = -1;
+    unsigned best_g0 = 0;
+    for (unsigned g0 = 0; g0 < 2; g0++) {
+        choose_parities(c, g0);
+        pick_default_sequences(c, pool);
+        for (int round = 0; round < DESCENT_ROUNDS; round++)
+            if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        long cost = plan_cost(c, ws->f, b);
+        if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
+        if (best < 0 || cost < best) {
+            best = cost, best_g0 = g0;
+            memcpy(ws->best_seq, c->block_seq, (size_t)B * sizeof *ws->best_seq);
+        }
+    }
+    choose_parities(c, best_g0);
+    memcpy(c->block_seq, ws->best_seq, (size_t)B * sizeof *ws->best_seq);
+    if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
+        return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
+    return RUBIKS_RECTANGLE_OK;
+}
+
+/* Plans the 4-cell orbits of an H x W board (tau [p * Q + q]) into out, then cancels pairs. */
+static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int H, int W,
+                                            const uint8_t *tau, move_list *out, budget *b)
+{
+    int P = H / 2, Q = W / 2;
+    workspace ws = {0};
+    rubiks_rectangle_status status = RUBIKS_RECTANGLE_NO_MEMORY;
+    ws.pair_parity = malloc((size_t)P);
+    ws.column_parity = malloc((size_t)Q);
+    ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
+    if (ws.pair_parity && ws.column_parity && ws.mark) {
+        core c = {g, H, W, P, Q, (P + 1) / 2, tau, ws.pair_parity, ws.column_parity, NULL};
+        status = solve_core(&c, &ws, out, b);
+    }
+    if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
+    if (status == RUBIKS_RECTANGLE_OK) out->n = cancel_pairs(out->m, out->n, ws.mark);
+    workspace_free(&ws);
+    return status;
+}
+
+/* The same orbits seen on the transposed board (rows and columns swapped): orbit (q,p) there
+ * lists the cells of orbit (p,q) with positions 1 and 2 exchanged. */
+static uint8_t *transpose_orbits(const rubiks_rectangle_group *g, const uint8_t *tau, int P, int Q)
+{
+    uint8_t *t = malloc((size_t)P * Q);
+    if (!t) return NULL;
+    const uint8_t swap12[4] = {0, 2, 1, 3};
+    uint8_t s = rubiks_rectangle_group_index(g, swap12);
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < Q; q++)
+            t[(size_t)q * P + p] = g->mul[s][g->mul[tau[(size_t)p * Q + q]][s]];
+    return t;
+}
+
+static bool valid_permutation(const rubiks_rectangle_board *board, uint8_t *seen)
+{
+    size_t n = (size_t)board->height * (size_t)board->width;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = board->cells[i];
+        if (v < 1 || (size_t)v > n || seen[v - 1]) return false;
+        seen[v - 1] = 1;
+    }
+    return true;
+}
+
+/* Every value in its home orbit, middle row and column sorted or reversed. *reverse_row and
+ * *reverse_col say which middle line needs its flip. */
+static bool lines_and_orbits_fit(const rubiks_rectangle_board *board, bool *reverse_row,
+                                 bool *reverse_col)
+{
+    int H = board->height, W = board->width;
+    for (int i = 0; i < H; i++)
+        for (int j = 0; j < W; j++) {
+            int v = board->cells[(size_t)i * W + j] - 1;
+            int hi = v / W, hj = v % W;
+            if ((hi != i && hi != H - 1 - i) || (hj != j && hj != W - 1 - j)) return false;
+        }
+    *reverse_row = *reverse_col = false;
+    if (H % 2 == 1) {
+        int m = H / 2;
+        for (int j = 0; j < W / 2; j++) {
+            bool reversed = (board->cells[(size_t)m * W + j] - 1) % W != j;
+            if (j == 0)
+                *reverse_row = reversed;
+            else if (reversed != *reverse_row)
+                return false;
+        }
+    }
+    if (W % 2 == 1) {
+        int m = W / 2;
+        for (int i = 0; i < H / 2; i++) {
+            bool reversed = (board->cells[(size_t)i * W + m] - 1) / W != i;
+            if (i == 0)
+                *reverse_col = reversed;
+            else if (reversed != *reverse_col)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Fills tau (the inverse of each orbit's state) and checks the parity rule. */
+static bool orbits_fit(const rubiks_rectangle_board *board, const rubiks_rectangle_group *g,
+                       uint8_t *tau)
+{
+    int H = board->height, W = board->width, P = H / 2, Q = W / 2;
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < Q; q++) {
+            const int r[2] = {p, H - 1 - p}, col[2] = {q, W - 1 - q};
+            uint8_t state[4];
+            for (int k = 0; k < 4; k++) {
+                int v = board->cells[(size_t)r[k >> 1] * W + col[k & 1]] - 1;
+                state[k] = (uint8_t)((v / W == p ? 0 : 2) + (v % W == q ? 0 : 1));
+            }
+            tau[(size_t)p * Q + q] = g->inverse[rubiks_rectangle_group_index(g, state)];
+        }
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < Q; q++)
+            if (g->parity[tau[(size_t)p * Q + q]] ^ g->parity[tau[(size_t)p * Q]] ^
+                g->parity[tau[q]] ^ g->parity[tau[0]])
+                return false;
+    return true;
+}
+
+rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *board, budget *b,
+                                               rubiks_rectangle_answer *answer)
+{
+    answer->solvable = false;
+    answer->moves = NULL;
+    answer->move_count = 0;
+    int H = board->height, W = board->width;
+    if (H < 1 || W < 1 || H > RUBIKS_RECTANGLE_MAX_SIDE || W > RUBIKS_RECTANGLE_MAX_SIDE ||
+        !board->cells)
+        return RUBIKS_RECTANGLE_INVALID;
+    size_t cells = (size_t)H * W;
+    uint8_t *seen = calloc(cells, 1);
+    if (!seen) return RUBIKS_RECTANGLE_NO_MEMORY;
+    bool valid = valid_permutation(board, seen);
+    free(seen);
+    if (!valid) return RUBIKS_RECTANGLE_INVALID;
+
+    bool reverse_row, reverse_col;
+    if (!lines_and_orbits_fit(board, &reverse_row, &reverse_col)) return RUBIKS_RECTANGLE_OK;
+
+    const rubiks_rectangle_group *g = &pool_get()->group;
+    int P = H / 2, Q = W / 2;
+    rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
+    move_list out = {0}, wide = {0}, tall = {0};
+    uint8_t *tau = malloc((size_t)P * Q + 1), *tau_t = NULL;
+    if (!tau) {
+        status = RUBIKS_RECTANGLE_NO_MEMORY;
+        goto done;
+    }
+    if (!orbits_fit(board, g, tau)) goto done; /* unsolvable: parity */
+
+    /* The middle lines' flips commute with every other flip: do them first. */
+    if (reverse_row) push(&out, H / 2 + 1);
+    if (reverse_col) push(&out, -(W / 2 + 1));
+    if (P > 0 && Q > 0) {
+        /* A run of row flips is shared by a block's column pairs, so blocks should run along
+         * the longer side: plan with rows as blocks when P <= Q, on the transposed board when
+         * P > Q; boards of moderate size try both and keep the shorter. */
+        bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
+        bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
+        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, b);
+        if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
+            tau_t = transpose_orbits(g, tau, P, Q);
+            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, b) : RUBIKS_RECTANGLE_NO_MEMORY;
+            /* A row of the transposed board is a column of this one. */
+            for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
+        }
+        if (status != RUBIKS_RECTANGLE_OK) goto done;
+        const move_list *pick = plan_wide && (!plan_tall || wide.n <= tall.n) ? &wide : &tall;
+        for (size_t i = 0; i < pick->n; i++) push(&out, pick->m[i]);
+    }
+    if (out.out_of_memory) {
+        status = RUBIKS_RECTANGLE_NO_MEMORY;
+        goto done;
+    }
+    answer->solvable = true;
+    answer->moves = out.m;
+    answer->move_count = out.n;
+    out.m = NULL;
+done:
+    free(out.m);
+    free(wide.m);
+    free(tall.m);
+    free(tau);
+    free(tau_t);
+    return status;
+}
+
+void rubiks_rectangle_answer_free(rubiks_rectangle_answer *answer)
+{
+    free(answer->moves);
+    answer->moves = NULL;
+    answer->move_count = 0;
+    answer->solvable = false;
+}

@@ -1,0 +1,69 @@
+/* The small group behind Rubik's Rectangle. The four cells {(p,q), (p,W-1-q), (H-1-p,q),
+ * (H-1-p,W-1-q)} of an orbit are positions 0..3; the four flips that touch it act on them as
+ * transpositions: top row T = (0 1), bottom row B = (2 3), left column L = (0 2), right column
+ * R = (1 3). An orbit's state is an element of S4 (indexed 0..23); the column flips of one
+ * column pair form V = {e, L, R, LR}, indexed 0..3 so that composing two of them is XOR.
+ *
+ * A "row sequence" is the run of row flips X1..Xk (each T, B or both) given to a block of one or
+ * two pairs of rows; before each Xi each column pair q may apply any c_i in V. For an orbit of
+ * the block its effect is w = c0 .. c(k-1) with its own pair's flips Xi in their places, and the
+ * column net is n = c0 c1 ... c(k-1). The table of a row sequence holds, for every target
+ * phi = w n of each of its pairs (a key: phi0 + 24 phi1) and every net n, the fewest column
+ * flips and the choice (c0..c(k-1)) that reach it. Two pairs sharing one run is cheaper than
+ * two runs: each column flip then serves two orbits. */
+#ifndef PUZZLED_RUBIKS_RECTANGLE_GROUP_H
+#define PUZZLED_RUBIKS_RECTANGLE_GROUP_H
+
+#include <stdint.h>
+
+#define RR_PERMS 24
+#define RR_SEQ_MAX 16
+#define RR_KEYS (RR_PERMS * RR_PERMS)
+#define RR_COST_NONE 255
+
+/* Row events of a sequence: bits 0-1 say which rows of the pair flip (1 = top, 2 = bottom,
+ * 3 = both), bit 2 says the pair is the block's second one. */
+#define RR_ROW_TOP 1
+#define RR_ROW_BOTTOM 2
+#define RR_ROW_SECOND 4
+
+typedef struct rubiks_rectangle_group {
+    uint8_t perm[RR_PERMS][4];
+    uint8_t mul[RR_PERMS][RR_PERMS]; /* mul[a][b] = a o b: (a o b)(x) = a(b(x)) */
+    uint8_t inverse[RR_PERMS];
+    uint8_t parity[RR_PERMS];
+    uint8_t index_of[256]; /* base-4 code of a perm -> index */
+    uint8_t identity, top, bottom, left, right;
+    uint8_t column[4]; /* V: e, L, R, LR */
+    uint8_t row[4];    /* row flips by bit mask: 1 = T, 2 = B, 3 = both */
+} rubiks_rectangle_group;
+
+typedef struct rubiks_rectangle_seq {
+    uint8_t len;
+    uint8_t pairs;               /* row pairs in the block: 1 or 2 */
+    uint8_t rows[RR_SEQ_MAX];    /* row events, RR_ROW_* bits */
+    uint8_t row_cost;            /* flips spent on rows */
+    uint8_t parity;              /* bit j: the parity of every phi of pair j */
+    uint8_t complete;            /* reaches every pair of targets of its parities */
+    double mean_cost;            /* column flips per block column over uniformly random targets */
+    uint8_t cost[RR_KEYS][4];    /* [key][net]: fewest column flips, RR_COST_NONE if none */
+    uint32_t choice[RR_KEYS][4]; /* c_i in bits 2i..2i+1 */
+} rubiks_rectangle_seq;
+
+void rubiks_rectangle_group_init(rubiks_rectangle_group *g);
+
+/* The perm index of a 4-position mapping p (p[x] in 0..3, a bijection). */
+static inline uint8_t rubiks_rectangle_group_index(const rubiks_rectangle_group *g,
+                                                   const uint8_t p[4])
+{
+    return g->index_of[p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6];
+}
+
+/* Fills the table of the row sequence rows[0..len-1] (0 <= len <= RR_SEQ_MAX); `complete` says
+ * whether it reaches every pair of targets of its parities with some net (mean_cost is set only
+ * then). An incomplete sequence (the empty one, say) still serves blocks whose targets it
+ * reaches. */
+void rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
+                               rubiks_rectangle_seq *s);
+
+#endif

@@ -1,0 +1,520 @@
+/* Rubik's Rectangle solver: verdicts against the test's own breadth-first search over flips,
+ * every move list replayed by the test's own simulator, scrambles of many shapes. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rubiks_rectangle.h"
+
+/* ---- the test's own simulator ---- */
+
+static void flip(int32_t *cells, int h, int w, int32_t move)
+{
+    if (move > 0) {
+        int32_t *row = cells + (size_t)(move - 1) * w;
+        for (int a = 0, z = w - 1; a < z; a++, z--) {
+            int32_t t = row[a];
+            row[a] = row[z];
+            row[z] = t;
+        }
+    } else {
+        int c = -move - 1;
+        for (int a = 0, z = h - 1; a < z; a++, z--) {
+            int32_t t = cells[(size_t)a * w + c];
+            cells[(size_t)a * w + c] = cells[(size_t)z * w + c];
+            cells[(size_t)z * w + c] = t;
+        }
+    }
+}
+
+static bool is_sorted(const int32_t *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cells[i] != (int32_t)(i + 1)) return false;
+    return true;
+}
+
+/* Replays the answer on a copy of the board: every move names a real line, the count stays within
+ * 10 * H * W, and the board ends sorted. */
+static bool replay_sorts(const int32_t *cells, int h, int w, const rubiks_rectangle_answer *a)
+{
+    size_t n = (size_t)h * w;
+    if (a->move_count > 10 * n) return false;
+    int32_t *copy = malloc(n * sizeof *copy);
+    memcpy(copy, cells, n * sizeof *copy);
+    bool ok = true;
+    for (size_t i = 0; i < a->move_count && ok; i++) {
+        int32_t m = a->moves[i];
+        if (m == 0 || (m > 0 && m > h) || (m < 0 && -m > w))
+            ok = false;
+        else
+            flip(copy, h, w, m);
+    }
+    ok = ok && is_sorted(copy, n);
+    free(copy);
+    return ok;
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int32_t *sorted_board(int h, int w)
+{
+    size_t n = (size_t)h * w;
+    int32_t *cells = malloc(n * sizeof *cells);
+    for (size_t i = 0; i < n; i++) cells[i] = (int32_t)(i + 1);
+    return cells;
+}
+
+static void scramble(int32_t *cells, int h, int w, long flips)
+{
+    for (long k = 0; k < flips; k++) {
+        uint64_t r = rng() % (uint64_t)(h + w);
+        flip(cells, h, w, r < (uint64_t)h ? (int32_t)(r + 1) : -(int32_t)(r - h + 1));
+    }
+}
+
+static rubiks_rectangle_status solve(const int32_t *cells, int h, int w, rubiks_rectangle_answer *a)
+{
+    rubiks_rectangle_board board = {h, w, cells};
+    budget b;
+    budget_init_unlimited(&b);
+    return rubiks_rectangle_solve(&board, &b, a);
+}
+
+/* ---- exhaustive: every permutation of every board with H * W <= 9 ---- */
+
+static void unrank(uint32_t rank, int n, int32_t *out)
+{
+    int32_t pool[9];
+    uint32_t fact[10] = {1};
+    for (int i = 1; i <= 9; i++) fact[i] = fact[i - 1] * (uint32_t)i;
+    for (int i = 0; i < n; i++) pool[i] = i + 1;
+    for (int i = 0, left = n; i < n; i++, left--) {
+        uint32_t d = rank / fact[left - 1];
+        rank %= fact[left - 1];
+        out[i] = pool[d];
+        memmove(pool + d, pool + d + 1, (size_t)(left - 1 - (int)d) * sizeof *pool);
+    }
+}
+
+static uint32_t rank_of(const int32_t *p, int n)
+{
+    uint32_t rank = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t smaller = 0;
+        for (int j = i + 1; j < n; j++) smaller += p[j] < p[i];
+        rank = rank * (uint32_t)(n - i) + smaller;
+    }
+    return rank;
+}
+
+static void exhaustive(int h, int w)
+{
+    int n = h * w;
+    uint32_t total = 1;
+    for (int i = 2; i <= n; i++) total *= (uint32_t)i;
+    uint8_t *reached = calloc(total, 1);
+    uint32_t *queue = malloc(total * sizeof *queue);
+    int32_t cells[9];
+    for (int i = 0; i < n; i++) cells[i] = i + 1;
+    uint32_t head = 0, tail = 0;
+    queue[tail++] = rank_of(cells, n);
+    reached[queue[0]] = 1;
+    while (head < tail) {
+        unrank(queue[head++], n, cells);
+        for (int m = -w; m <= h; m++) {
+            if (m == 0) continue;
+            int32_t next[9];
+            memcpy(next, cells, sizeof next);
+            flip(next, h, w, m);
+            uint32_t r = rank_of(next, n);
+            if (!reached[r]) reached[r] = 1, queue[tail++] = r;
+        }
+    }
+    uint32_t solvable = 0;
+    for (uint32_t r = 0; r < total; r++) {
+        unrank(r, n, cells);
+        ck_assert_uint_eq(rank_of(cells, n), r);
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+        if (a.solvable != (reached[r] != 0))
+            ck_abort_msg("%dx%d rank %u: solver says %d, search says %d", h, w, r, a.solvable,
+                         reached[r]);
+        if (a.solvable) {
+            solvable++;
+            if (!replay_sorts(cells, h, w, &a))
+                ck_abort_msg("%dx%d rank %u: the moves do not sort", h, w, r);
+        } else {
+            ck_assert_uint_eq(a.move_count, 0);
+        }
+        rubiks_rectangle_answer_free(&a);
+    }
+    ck_assert_uint_eq(solvable, tail);
+    free(reached);
+    free(queue);
+}
+
+START_TEST(every_small_board_matches_search)
+{
+    static const int shapes[][2] = {{1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {1, 7}, {1, 8},
+                                    {1, 9}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}, {8, 1},
+                                    {9, 1}, {2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}, {3, 3}};
+    exhaustive(shapes[_i][0], shapes[_i][1]);
+}
+END_TEST
+
+/* ---- the parity rule needs H, W >= 4: search the group from the sorted board ---- */
+
+typedef struct key_set {
+    uint64_t *lo, *hi;
+    uint8_t *used;
+    size_t cap, count;
+} key_set;
+
+static void key_of(const int32_t *cells, int n, uint64_t *lo, uint64_t *hi)
+{
+    *lo = *hi = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)(cells[i] - 1);
+        if (i < 12)
+            *lo |= v << (5 * i);
+        else
+            *hi |= v << (5 * (i - 12));
+    }
+}
+
+static bool set_add(key_set *s, uint64_t lo, uint64_t hi)
+{
+    size_t i =
+        (size_t)((lo * 0x9E3779B97F4A7C15ull ^ hi * 0xC2B2AE3D27D4EB4Full) >> 20) & (s->cap - 1);
+    while (s->used[i]) {
+        if (s->lo[i] == lo && s->hi[i] == hi) return false;
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->used[i] = 1, s->lo[i] = lo, s->hi[i] = hi, s->count++;
+    return true;
+}
+
+static bool set_has(const key_set *s, uint64_t lo, uint64_t hi)
+{
+    size_t i =
+        (size_t)((lo * 0x9E3779B97F4A7C15ull ^ hi * 0xC2B2AE3D27D4EB4Full) >> 20) & (s->cap - 1);
+    while (s->used[i]) {
+        if (s->lo[i] == lo && s->hi[i] == hi) return true;
+        i = (i + 1) & (s->cap - 1);
+    }
+    return false;
+}
+
+/* All boards reachable from sorted, by breadth-first search over flips. */
+static key_set reachable(int h, int w, int32_t **states_out, size_t *count_out)
+{
+    int n = h * w;
+    key_set s = {0};
+    s.cap = 1u << 22;
+    s.lo = calloc(s.cap, sizeof *s.lo);
+    s.hi = calloc(s.cap, sizeof *s.hi);
+    s.used = calloc(s.cap, 1);
+    size_t qcap = 1u << 21, head = 0, tail = 0;
+    int32_t *queue = malloc(qcap * (size_t)n * sizeof *queue);
+    for (int i = 0; i < n; i++) queue[i] = i + 1;
+    uint64_t lo, hi;
+    key_of(queue, n, &lo, &hi);
+    set_add(&s, lo, hi);
+    tail = 1;
+    while (head < tail) {
+        const int32_t *cur = queue + head++ * (size_t)n;
+        for (int m = -w; m <= h; m++) {
+            if (m == 0) continue;
+            int32_t next[24];
+            memcpy(next, cur, (size_t)n * sizeof *next);
+            flip(next, h, w, m);
+            key_of(next, n, &lo, &hi);
+            if (set_add(&s, lo, hi)) {
+                ck_assert_uint_lt(tail, qcap);
+                memcpy(queue + tail++ * (size_t)n, next, (size_t)n * sizeof *next);
+            }
+        }
+    }
+    *states_out = queue;
+    *count_out = tail;
+    return s;
+}
+
+static void set_free(key_set *s)
+{
+    free(s->lo);
+    free(s->hi);
+    free(s->used);
+}
+
+/* Every board of 4 x 4 whose values stay in their home orbits (24^4 of them). */
+START_TEST(four_by_four_orbit_boards_match_search)
+{
+    int32_t *states;
+    size_t count;
+    key_set s = reachable(4, 4, &states, &count);
+    free(states);
+    static const int orbit_cells[4][4] = {
+        {0, 3, 12, 15}, {1, 2, 13, 14}, {4, 7, 8, 11}, {5, 6, 9, 10}};
+    static int8_t perms[24][4];
+    int np = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 4; c++)
+                for (int d = 0; d < 4; d++)
+                    if (a != b && a != c && a != d && b != c && b != d && c != d) {
+                        perms[np][0] = (int8_t)a, perms[np][1] = (int8_t)b;
+                        perms[np][2] = (int8_t)c, perms[np][3] = (int8_t)d;
+                        np++;
+                    }
+    size_t solvable = 0;
+    for (int code = 0; code < 24 * 24 * 24 * 24; code++) {
+        int32_t cells[16];
+        for (int o = 0, c = code; o < 4; o++, c /= 24)
+            for (int k = 0; k < 4; k++)
+                cells[orbit_cells[o][k]] = orbit_cells[o][perms[c % 24][k]] + 1;
+        uint64_t lo, hi;
+        key_of(cells, 16, &lo, &hi);
+        bool reach = set_has(&s, lo, hi);
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, 4, 4, &a), RUBIKS_RECTANGLE_OK);
+        if (a.solvable != reach)
+            ck_abort_msg("4x4 code %d: solver %d search %d", code, a.solvable, reach);
+        if (a.solvable) {
+            solvable++;
+            ck_assert(replay_sorts(cells, 4, 4, &a));
+        }
+        rubiks_rectangle_answer_free(&a);
+    }
+    ck_assert_uint_eq(solvable, count);
+    set_free(&s);
+}
+END_TEST
+
+/* 4 x 5 and 5 x 4: random boards of the reachable set and random orbit-respecting boards. */
+START_TEST(four_by_five_boards_match_search)
+{
+    int h = _i == 0 ? 4 : 5, w = _i == 0 ? 5 : 4, n = h * w;
+    int32_t *states;
+    size_t count;
+    key_set s = reachable(h, w, &states, &count);
+    rng_state = 0x1234567u + (uint64_t)_i;
+    int agree_solvable = 0, agree_unsolvable = 0;
+    for (int t = 0; t < 20000; t++) {
+        int32_t cells[20];
+        memcpy(cells, states + (rng() % count) * (size_t)n, (size_t)n * sizeof *cells);
+        if (t % 2) {
+            /* Swap two values that share an orbit: often leaves the reachable set. */
+            int i = (int)(rng() % (uint64_t)n), r = i / w, c = i % w;
+            int r2 = rng() % 2 ? h - 1 - r : r, c2 = rng() % 2 ? w - 1 - c : c;
+            int j = r2 * w + c2;
+            int32_t x = cells[i];
+            cells[i] = cells[j];
+            cells[j] = x;
+        }
+        uint64_t lo, hi;
+        key_of(cells, n, &lo, &hi);
+        bool reach = set_has(&s, lo, hi);
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+        ck_assert_int_eq(a.solvable, reach);
+        if (a.solvable) {
+            agree_solvable++;
+            ck_assert(replay_sorts(cells, h, w, &a));
+        } else {
+            agree_unsolvable++;
+        }
+        rubiks_rectangle_answer_free(&a);
+    }
+    ck_assert_int_gt(agree_solvable, 1000);
+    ck_assert_int_gt(agree_unsolvable, 1000);
+    free(states);
+    set_free(&s);
+}
+END_TEST
+
+/* ---- scrambles of many shapes replay to sorted ---- */
+
+static void scrambled_round_trip(int h, int w, long flips, int rounds)
+{
+    for (int r = 0; r < rounds; r++) {
+        int32_t *cells = sorted_board(h, w);
+        scramble(cells, h, w, flips);
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+        ck_assert_msg(a.solvable, "%dx%d scramble judged unsolvable", h, w);
+        ck_assert_msg(replay_sorts(cells, h, w, &a), "%dx%d: the moves do not sort", h, w);
+        rubiks_rectangle_answer_free(&a);
+        free(cells);
+    }
+}
+
+START_TEST(scrambles_sort)
+{
+    static const int shapes[][4] = {
+        /* h, w, flips, rounds */
+        {1, 1000, 7, 3},
+        {1000, 1, 8, 3},
+        {2, 2, 9, 200},
+        {3, 3, 20, 200},
+        {5, 7, 50, 50},
+        {9, 9, 100, 50},
+        {6, 7, 100, 50},
+        {8, 5, 100, 50},
+        {2, 100, 500, 5},
+        {100, 2, 500, 5},
+        {3, 101, 500, 5},
+        {37, 53, 1000, 5},
+        {99, 99, 4000, 3},
+        {100, 100, 4000, 3},
+        {101, 100, 4000, 2},
+        {250, 333, 10000, 1},
+        /* past the size planned both ways: blocks along rows, then on the transposed board */
+        {201, 1000, 20000, 1},
+        {1000, 201, 20000, 1},
+        {4, 1000, 5000, 2},
+        {1000, 5, 5000, 2},
+    };
+    rng_state = 0xC0FFEEu + (uint64_t)_i;
+    scrambled_round_trip(shapes[_i][0], shapes[_i][1], shapes[_i][2], shapes[_i][3]);
+}
+END_TEST
+
+/* The brief's target for short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean
+ * under 3 500 flips (the reference per-orbit commutator method needs about 9 700). */
+START_TEST(answers_are_short)
+{
+    rng_state = 0x5107u;
+    size_t total = 0;
+    for (int r = 0; r < 5; r++) {
+        int32_t *cells = sorted_board(100, 100);
+        scramble(cells, 100, 100, 4000);
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, 100, 100, &a), RUBIKS_RECTANGLE_OK);
+        ck_assert(replay_sorts(cells, 100, 100, &a));
+        total += a.move_count;
+        rubiks_rectangle_answer_free(&a);
+        free(cells);
+    }
+    ck_assert_uint_lt(total, 5 * 3500);
+}
+END_TEST
+
+START_TEST(largest_board_sorts)
+{
+    rng_state = 0xBEEFu;
+    scrambled_round_trip(1000, 1000, 20000, 1);
+}
+END_TEST
+
+START_TEST(sorted_board_needs_no_moves)
+{
+    int32_t *cells = sorted_board(30, 40);
+    rubiks_rectangle_answer a;
+    ck_assert_int_eq(solve(cells, 30, 40, &a), RUBIKS_RECTANGLE_OK);
+    ck_assert(a.solvable);
+    ck_assert_uint_eq(a.move_count, 0);
+    rubiks_rectangle_answer_free(&a);
+    free(cells);
+}
+END_TEST
+
+/* A random permutation of a large board puts values outside their orbits: unsolvable. */
+START_TEST(random_permutations_are_unsolvable)
+{
+    static const int shapes[][2] = {{10, 10}, {37, 53}, {200, 150}, {1, 50}, {50, 1}};
+    rng_state = 0xFACEu + (uint64_t)_i;
+    int h = shapes[_i][0], w = shapes[_i][1];
+    int32_t *cells = sorted_board(h, w);
+    size_t n = (size_t)h * w;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = rng() % (i + 1);
+        int32_t t = cells[i];
+        cells[i] = cells[j];
+        cells[j] = t;
+    }
+    rubiks_rectangle_answer a;
+    ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+    ck_assert(!a.solvable);
+    ck_assert_uint_eq(a.move_count, 0);
+    ck_assert_ptr_null(a.moves);
+    free(cells);
+}
+END_TEST
+
+/* One swap inside one orbit of a large board breaks the parity rule (H, W >= 4). */
+START_TEST(single_orbit_swap_is_unsolvable)
+{
+    rng_state = 0xABCDu;
+    int h = 60, w = 70;
+    int32_t *cells = sorted_board(h, w);
+    scramble(cells, h, w, 3000);
+    int32_t t = cells[5 * w + 7];
+    cells[5 * w + 7] = cells[5 * w + (w - 1 - 7)];
+    cells[5 * w + (w - 1 - 7)] = t;
+    rubiks_rectangle_answer a;
+    ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+    ck_assert(!a.solvable);
+    free(cells);
+}
+END_TEST
+
+START_TEST(bad_boards_are_refused)
+{
+    int32_t dup[4] = {1, 2, 2, 4}, range[4] = {1, 2, 3, 5};
+    rubiks_rectangle_answer a;
+    ck_assert_int_eq(solve(dup, 2, 2, &a), RUBIKS_RECTANGLE_INVALID);
+    ck_assert_int_eq(solve(range, 2, 2, &a), RUBIKS_RECTANGLE_INVALID);
+    ck_assert_int_eq(solve(dup, 0, 4, &a), RUBIKS_RECTANGLE_INVALID);
+    ck_assert_int_eq(solve(dup, 1001, 1, &a), RUBIKS_RECTANGLE_INVALID);
+    ck_assert_ptr_null(a.moves);
+}
+END_TEST
+
+START_TEST(expired_budget_stops)
+{
+    rng_state = 0x5EEDu;
+    int32_t *cells = sorted_board(300, 300);
+    scramble(cells, 300, 300, 5000);
+    rubiks_rectangle_board board = {300, 300, cells};
+    budget b;
+    budget_init_ms(&b, 0, NULL);
+    rubiks_rectangle_answer a;
+    ck_assert_int_eq(rubiks_rectangle_solve(&board, &b, &a), RUBIKS_RECTANGLE_TIME_LIMIT);
+    ck_assert_ptr_null(a.moves);
+    free(cells);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rubiks_rectangle");
+    TCase *tc = tcase_create("rubiks_rectangle");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, every_small_board_matches_search, 0, 23);
+    tcase_add_test(tc, four_by_four_orbit_boards_match_search);
+    tcase_add_loop_test(tc, four_by_five_boards_match_search, 0, 2);
+    tcase_add_loop_test(tc, scrambles_sort, 0, 20);
+    tcase_add_test(tc, answers_are_short);
+    tcase_add_test(tc, largest_board_sorts);
+    tcase_add_test(tc, sorted_board_needs_no_moves);
+    tcase_add_loop_test(tc, random_permutations_are_unsolvable, 0, 5);
+    tcase_add_test(tc, single_orbit_swap_is_unsolvable);
+    tcase_add_test(tc, bad_boards_are_refused);
+    tcase_add_test(tc, expired_budget_stops);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

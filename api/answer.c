@@ -37,8 +37,11 @@ static void *job_from_json(const api_puzzle *puzzle, const char *body, size_t le
     json_error_t jerr;
     json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!root) {
+        /* jansson names its own flag here; say what is wrong in the request's terms instead. */
+        const char *why =
+            strstr(jerr.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : jerr.text;
         api_fail(err, API_MALFORMED_JSON, NULL,
-                 "The body is not valid JSON: %s (line %d, column %d).", jerr.text, jerr.line,
+                 "The body is not valid JSON: %s (line %d, column %d).", why, jerr.line,
                  jerr.column);
         return NULL;
     }

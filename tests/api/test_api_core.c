@@ -284,6 +284,11 @@ START_TEST(bodies_that_are_not_objects_are_refused)
     api_answer_solve(p, API_FORMAT_JSON, "{\"a\":1,", 7, &b, &err);
     ck_assert_ptr_nonnull(strstr(err.message, "line 1"));
     ck_assert_ptr_nonnull(strstr(err.message, "column"));
+
+    const char *nul = "{\"a\":[\"\\u0000\"]}"; /* a NUL inside a string */
+    ck_assert_ptr_null(api_answer_solve(p, API_FORMAT_JSON, nul, strlen(nul), &b, &err));
+    ck_assert_int_eq(err.code, API_MALFORMED_JSON);
+    ck_assert_ptr_null(strstr(err.message, "JSON_")); /* no library internals in the message */
 }
 END_TEST
 

@@ -1,7 +1,7 @@
 /* Mayan benchmark: random full 5 x 7 boards without initial runs (the contest's hardest shape:
  * 35 blocks, about 28 moves at every node), solved for exactly n moves.
  *
- *   build/bench/bench_mayan [boards] [n from] [n to] [colours]
+ *   build/bench/bench_mayan [boards] [n from] [n to] [colours] [table KiB]
  *
  * For each n = from..to (default 1..5) it solves `boards` boards (default 300) per colour count
  * (3..10 colours, or only `colours` when given; the same boards for every n) and prints the
@@ -103,9 +103,13 @@ int main(int argc, char **argv)
     int n_from = argc > 2 ? atoi(argv[2]) : 1;
     int n_to = argc > 3 ? atoi(argv[3]) : 5;
     int only_k = argc > 4 ? atoi(argv[4]) : 0;
+    /* Optional: the failure table's cap in KiB (0: no table), to see what the table buys. */
+    size_t table_bytes = argc > 5 ? (size_t)atol(argv[5]) << 10 : MAYAN_TABLE_MAX_BYTES;
     if (boards < 1 || n_from < 1 || n_to < n_from || n_to > MAYAN_MAX_MOVES ||
         (only_k && (only_k < 3 || only_k > 10))) {
-        fprintf(stderr, "usage: %s [boards per colour count] [n from] [n to] [colours 3..10]\n",
+        fprintf(stderr,
+                "usage: %s [boards per colour count] [n from] [n to] [colours 3..10 or 0 = all] "
+                "[table KiB]\n",
                 argv[0]);
         return 2;
     }
@@ -124,7 +128,7 @@ int main(int argc, char **argv)
                 budget_init_unlimited(&bud);
                 mayan_result r;
                 double t0 = cpu_ms();
-                mayan_solve(&b, n, &bud, &r);
+                mayan_solve_capped(&b, n, table_bytes, &bud, &r);
                 double ms = cpu_ms() - t0;
                 add(&all, ms, &r, &b);
                 add(&per_k[k], ms, &r, &b);

@@ -1,9 +1,9 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with three cuts that never remove that solution:
+ * the lexicographically smallest one, with four cuts that never remove that solution:
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
  *     neighbour, (x-1, y, 1), which comes earlier in the order at the same node; likewise every
- *     swap of two equal colours leaves the board as it is, so only the first one is skip.
+ *     swap of two equal colours leaves the board as it is, so only the first one is tried.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
  *  2. Blocks vanish only in runs of three or more of one colour and are never created, so a
  *     colour with exactly 1 or 2 blocks left stays on the board forever: the node is dead at
@@ -11,6 +11,11 @@
  *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
  *     depends only on its board and the moves left, so a second visit finds nothing new. Only
  *     completed searches are recorded (never one cut short by the budget), and keys are exact.
+ *  4. With one move left, a move that makes no run keeps every block: it cannot empty the
+ *     board. Swaps are tested for a run on a few cells before any copying.
+ *
+ * Settling is incremental: on a still board every new run holds a cell that just changed, so
+ * only the columns that changed (and their neighbours, for rows) are scanned.
  *
  * Board: a column is one 64-bit word of sixteen 4-bit cells (row y in bits 4y..4y+3, 0 = empty),
  * so a board is at most 16 words, is its own table key, and the run test works on all rows of

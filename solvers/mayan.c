@@ -74,19 +74,23 @@ static inline column col_remove(column c, int y)
 }
 
 /* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
- * Branch-free over the column's cells: which cells vanish is unpredictable. */
+ * Marked cells come in few contiguous stretches (usually one): cut them out one stretch at a
+ * time, from the top down so that the lower ones keep their place. */
 static column col_compact(column c, uint64_t mark, unsigned short *counts /* may be NULL */)
 {
     if (counts)
         for (uint64_t m = mark; m; m &= m - 1) counts[col_get(c, __builtin_ctzll(m) / 4)]--;
-    column out = 0;
-    int to = 0, h = col_height(c);
-    for (int y = 0; y < h; y++) {
-        uint64_t keep = ((mark >> (4 * y)) & 1) ^ 1;
-        out |= (c >> (4 * y) & 15u) * keep << (4 * to);
-        to += (int)keep;
+    while (mark) {
+        int top = (63 - __builtin_clzll(mark)) / 4; /* highest marked cell */
+        uint64_t gaps = ~mark & NIB_LOW & ((1ULL << (4 * top)) - 1);
+        int from = gaps ? (63 - __builtin_clzll(gaps)) / 4 + 1 : 0; /* its stretch: from..top */
+        int len = top - from + 1;
+        uint64_t below = from ? ~0ULL >> (64 - 4 * from) : 0;
+        uint64_t above = len < 16 ? (c >> (4 * len)) & ~below : 0;
+        c = (c & below) | above;
+        mark &= below;
     }
-    return out;
+    return c;
 }
 
 static inline int imax(int a, int b)

@@ -18,8 +18,8 @@
  * only the columns that changed (and their neighbours, for rows) are scanned.
  *
  * Board: a column is one 64-bit word of sixteen 4-bit cells (row y in bits 4y..4y+3, 0 = empty),
- * so a board is at most 16 words, is its own table key, and the run test works on all rows of
- * two or three columns at once with nibble-parallel bit tricks. */
+ * so a board is at most 16 words, and the run test works on all rows of two or three columns at
+ * once with nibble-parallel bit tricks. The table key packs the columns end to end. */
 #include "mayan.h"
 
 #include <string.h>
@@ -32,6 +32,8 @@ typedef uint64_t column;
 
 typedef struct search {
     int width;
+    int height;
+    int key_words; /* the board packed at 4 * height bits per column */
     budget *b;
     bool use_table;
     mayan_table table;
@@ -206,13 +208,28 @@ static bool try_child(search *s, column *child, const unsigned short *counts, bo
     return found;
 }
 
+/* The table key: the columns packed end to end (a column never exceeds 4 * height bits), so a
+ * 5 x 7 board takes 3 words instead of 5 and a table slot fits half a cache line. */
+static void pack_key(const search *s, const column *col, uint64_t *key)
+{
+    for (int i = 0; i < s->key_words; i++) key[i] = 0;
+    int bits = 4 * s->height, at = 0;
+    for (int x = 0; x < s->width; x++, at += bits) {
+        int word = at / 64, shift = at % 64;
+        key[word] |= col[x] << shift;
+        if (shift && shift + bits > 64) key[word + 1] |= col[x] >> (64 - shift);
+    }
+}
+
 static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
         return false;
     }
-    if (s->use_table && mayan_table_failed(&s->table, col, left)) {
+    uint64_t key[MAYAN_MAX_SIDE];
+    if (s->use_table) pack_key(s, col, key);
+    if (s->use_table && mayan_table_failed(&s->table, key, left)) {
         s->table_hits++;
         return false;
     }
@@ -267,7 +284,7 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
             }
         }
     }
-    if (s->use_table) mayan_table_add_failure(&s->table, col, left);
+    if (s->use_table) mayan_table_add_failure(&s->table, key, left);
     return false;
 }
 
@@ -310,9 +327,12 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     if (board_empty(col, board->width) || has_dead_colour(counts))
         return out->status = MAYAN_NO_SOLUTION;
 
-    search s = {.width = board->width, .b = b};
+    search s = {.width = board->width,
+                .height = board->height,
+                .key_words = (board->width * board->height * 4 + 63) / 64,
+                .b = b};
     s.use_table = table_bytes > 0;
-    if (s.use_table && !mayan_table_init(&s.table, board->width, table_bytes))
+    if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes))
         return out->status = MAYAN_NO_MEMORY;
     bool found = dfs(&s, col, counts, moves, 0);
     out->nodes = s.nodes;

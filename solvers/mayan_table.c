@@ -82,8 +82,11 @@ static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict
 
 static bool allocate(mayan_table *t, size_t nbuckets)
 {
-    uint64_t *slots = calloc(nbuckets * WAYS, slot_words(t) * sizeof *slots);
+    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. */
+    size_t bytes = nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
+    uint64_t *slots = aligned_alloc(64, (bytes + 63) / 64 * 64);
     if (!slots) return false;
+    memset(slots, 0, bytes);
     t->slots = slots;
     t->nbuckets = nbuckets;
     t->used = 0;

@@ -2,7 +2,7 @@
  * is known that no exact solution exists. A failure at one depth says nothing about another
  * (padding with equal swaps exists only on some boards), so depths are kept as a bit mask.
  *
- * Keys are exact (one packed word per column), so a hit is never a false "unsolvable".
+ * Keys are exact (the whole packed board), so a hit is never a false "unsolvable".
  * Memory is bounded: the table doubles while it fits in max_bytes, and past that replaces the
  * entry of a 4-slot bucket whose deepest failure is the shallowest (the cheapest to recompute). */
 #ifndef PUZZLED_MAYAN_TABLE_H
@@ -13,11 +13,11 @@
 #include <stdint.h>
 
 typedef struct mayan_table {
-    uint64_t *slots; /* nbuckets * 4 slots of (words key words + 1 mask word) */
+    uint64_t *slots; /* nbuckets * 4 slots of (words key words + 1 mask word), 64-byte aligned */
     size_t nbuckets; /* a power of two */
     size_t used;     /* occupied slots */
     size_t max_bytes;
-    int words; /* key words (columns) */
+    int words; /* key words */
 } mayan_table;
 
 /* false when even the first small allocation fails. */

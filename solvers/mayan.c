@@ -33,7 +33,7 @@ typedef uint64_t column;
 typedef struct search {
     int width;
     int height;
-    int key_words; /* the board packed at 4 * height bits per column */
+    int key_words; /* the table key: the board packed by mayan_key_pack */
     budget *b;
     bool use_table;
     mayan_table table;
@@ -208,19 +208,6 @@ static bool try_child(search *s, column *child, const unsigned short *counts, bo
     return found;
 }
 
-/* The table key: the columns packed end to end (a column never exceeds 4 * height bits), so a
- * 5 x 7 board takes 3 words instead of 5 and a table slot fits half a cache line. */
-static void pack_key(const search *s, const column *col, uint64_t *key)
-{
-    for (int i = 0; i < s->key_words; i++) key[i] = 0;
-    int bits = 4 * s->height, at = 0;
-    for (int x = 0; x < s->width; x++, at += bits) {
-        int word = at / 64, shift = at % 64;
-        key[word] |= col[x] << shift;
-        if (shift && shift + bits > 64) key[word + 1] |= col[x] >> (64 - shift);
-    }
-}
-
 static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply)
 {
     if (budget_expired(s->b)) {
@@ -228,7 +215,7 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
         return false;
     }
     uint64_t key[MAYAN_MAX_SIDE];
-    if (s->use_table) pack_key(s, col, key);
+    if (s->use_table) mayan_key_pack(col, s->width, s->height, key);
     if (s->use_table && mayan_table_failed(&s->table, key, left)) {
         s->table_hits++;
         return false;
@@ -329,7 +316,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
 
     search s = {.width = board->width,
                 .height = board->height,
-                .key_words = (board->width * board->height * 4 + 63) / 64,
+                .key_words = mayan_key_words(board->width, board->height),
                 .b = b};
     s.use_table = table_bytes > 0;
     if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes))

@@ -9,6 +9,23 @@
 #define LOAD_NUM 1
 #define LOAD_DEN 2
 
+int mayan_key_words(int width, int height)
+{
+    return (width * height * 4 + 63) / 64;
+}
+
+void mayan_key_pack(const uint64_t *columns, int width, int height, uint64_t *key)
+{
+    int words = mayan_key_words(width, height);
+    for (int i = 0; i < words; i++) key[i] = 0;
+    int bits = 4 * height, at = 0;
+    for (int x = 0; x < width; x++, at += bits) {
+        int word = at / 64, shift = at % 64;
+        key[word] |= columns[x] << shift;
+        if (shift && shift + bits > 64) key[word + 1] |= columns[x] >> (64 - shift);
+    }
+}
+
 static size_t slot_words(const mayan_table *t)
 {
     return (size_t)t->words + 1;

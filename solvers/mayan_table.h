@@ -20,6 +20,12 @@ typedef struct mayan_table {
     int words; /* key words */
 } mayan_table;
 
+/* The key of a board given as columns of 4-bit cells (cell y of column x in bits 4y..4y+3 of
+ * columns[x], nothing at or above 4 * height bits): the columns end to end, cell (x, y) at bit
+ * 4 * (x * height + y) of the key. A 5 x 7 board takes 3 words instead of 5. */
+int mayan_key_words(int width, int height);
+void mayan_key_pack(const uint64_t *columns, int width, int height, uint64_t *key);
+
 /* false when even the first small allocation fails. */
 bool mayan_table_init(mayan_table *t, int words, size_t max_bytes);
 void mayan_table_free(mayan_table *t);

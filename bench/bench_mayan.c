@@ -1,15 +1,20 @@
 /* Mayan benchmark: random full 5 x 7 boards without initial runs (the contest's hardest shape:
  * 35 blocks, about 28 moves at every node), solved for exactly n moves.
  *
- *   build/bench/bench_mayan [boards] [n from] [n to] [colours]
+ *   build/bench/bench_mayan [boards] [n from] [n to] [colours] [table KiB]
  *
  * For each n = from..to (default 1..5) it solves `boards` boards (default 300) per colour count
  * (3..10 colours, or only `colours` when given; the same boards for every n) and prints the
- * mean and worst CPU time, the search nodes, how many were solvable, and the slowest board. Boards
+ * mean and worst CPU time, the search nodes, how many were solvable, and the slowest board.
+ *
+ *   build/bench/bench_mayan climb [iterations] [n] [colours]
+ *
+ * looks for a slow board by hill climbing on the node count (default 300 steps, n = 5, 3). Boards
  * with a colour of 1 or 2 blocks are answered at once, so a separate line reports "live" boards
  * (every colour at least 3 blocks), the real work. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "mayan.h"
@@ -29,14 +34,18 @@ static void random_full_board(mayan_board *b, int width, int height, int k)
 {
     b->width = width;
     b->height = height;
+restart:
     for (int x = 0; x < width; x++)
         for (int y = 0; y < height; y++) {
-            unsigned v;
-            do {
-                v = 1 + rng_below((unsigned)k);
-            } while ((x >= 2 && b->cell[x - 1][y] == v && b->cell[x - 2][y] == v) ||
-                     (y >= 2 && b->cell[x][y - 1] == v && b->cell[x][y - 2] == v));
-            b->cell[x][y] = (unsigned char)v;
+            /* The colours that make no run with the two cells to the left or below; with two
+             * colours there may be none: start over. */
+            unsigned allowed[MAYAN_MAX_COLOUR], count = 0;
+            for (unsigned v = 1; v <= (unsigned)k; v++)
+                if (!(x >= 2 && b->cell[x - 1][y] == v && b->cell[x - 2][y] == v) &&
+                    !(y >= 2 && b->cell[x][y - 1] == v && b->cell[x][y - 2] == v))
+                    allowed[count++] = v;
+            if (!count) goto restart;
+            b->cell[x][y] = (unsigned char)allowed[rng_below(count)];
         }
 }
 
@@ -97,15 +106,77 @@ static void print_board(const mayan_board *b, int n)
     printf("\n");
 }
 
+/* A full board with no run of three (the contest's promise). */
+static bool has_run(const mayan_board *b)
+{
+    for (int x = 0; x < b->width; x++)
+        for (int y = 0; y < b->height; y++) {
+            unsigned v = b->cell[x][y];
+            if (x + 2 < b->width && b->cell[x + 1][y] == v && b->cell[x + 2][y] == v) return true;
+            if (y + 2 < b->height && b->cell[x][y + 1] == v && b->cell[x][y + 2] == v) return true;
+        }
+    return false;
+}
+
+/* Hill climbing for a slow board: change one cell at a time (keeping the board full and free
+ * of runs) and keep the change when the search needs at least as many nodes. */
+static int climb(int iterations, int n, int k)
+{
+    mayan_board best = {0};
+    random_full_board(&best, 5, 7, k);
+    budget bud;
+    budget_init_unlimited(&bud);
+    mayan_result r;
+    mayan_solve(&best, n, &bud, &r);
+    uint64_t best_nodes = r.nodes;
+    double best_ms = 0;
+    for (int i = 0; i < iterations; i++) {
+        mayan_board b = best;
+        int changes = 1 + (int)rng_below(3);
+        for (int c = 0; c < changes; c++)
+            b.cell[rng_below(5)][rng_below(7)] = (unsigned char)(1 + rng_below((unsigned)k));
+        if (has_run(&b)) continue;
+        double t0 = cpu_ms();
+        mayan_solve(&b, n, &bud, &r);
+        double ms = cpu_ms() - t0;
+        if (r.nodes >= best_nodes) best = b, best_nodes = r.nodes, best_ms = ms;
+    }
+    printf("climb n=%d k=%d iterations=%d: worst nodes=%llu (%.3f ms when found)\n", n, k,
+           iterations, (unsigned long long)best_nodes, best_ms);
+    /* Time the winner again, a few times, for a steadier figure. */
+    double worst = 0;
+    for (int i = 0; i < 5; i++) {
+        double t0 = cpu_ms();
+        mayan_solve(&best, n, &bud, &r);
+        double ms = cpu_ms() - t0;
+        if (ms > worst) worst = ms;
+    }
+    printf("      rerun x5: worst %.3f ms, %s\n", worst,
+           r.status == MAYAN_SOLVED ? "solvable" : "no solution");
+    print_board(&best, n);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "climb") == 0) {
+        int iterations = argc > 2 ? atoi(argv[2]) : 300;
+        int n = argc > 3 ? atoi(argv[3]) : 5;
+        int k = argc > 4 ? atoi(argv[4]) : 3;
+        if (iterations < 1 || n < 1 || n > MAYAN_MAX_MOVES || k < 2 || k > 10) return 2;
+        return climb(iterations, n, k);
+    }
     int boards = argc > 1 ? atoi(argv[1]) : 300;
     int n_from = argc > 2 ? atoi(argv[2]) : 1;
     int n_to = argc > 3 ? atoi(argv[3]) : 5;
     int only_k = argc > 4 ? atoi(argv[4]) : 0;
+    /* Optional: the failure table's cap in KiB (0: no table), to see what the table buys. */
+    size_t table_bytes = argc > 5 ? (size_t)atol(argv[5]) << 10 : MAYAN_TABLE_MAX_BYTES;
     if (boards < 1 || n_from < 1 || n_to < n_from || n_to > MAYAN_MAX_MOVES ||
-        (only_k && (only_k < 3 || only_k > 10))) {
-        fprintf(stderr, "usage: %s [boards per colour count] [n from] [n to] [colours 3..10]\n",
+        (only_k && (only_k < 2 || only_k > 10))) {
+        fprintf(stderr,
+                "usage: %s [boards per colour count] [n from] [n to] [colours 2..10 or 0 = 3..10] "
+                "[table KiB]\n",
                 argv[0]);
         return 2;
     }
@@ -124,7 +195,7 @@ int main(int argc, char **argv)
                 budget_init_unlimited(&bud);
                 mayan_result r;
                 double t0 = cpu_ms();
-                mayan_solve(&b, n, &bud, &r);
+                mayan_solve_capped(&b, n, table_bytes, &bud, &r);
                 double ms = cpu_ms() - t0;
                 add(&all, ms, &r, &b);
                 add(&per_k[k], ms, &r, &b);

@@ -1,9 +1,9 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with three cuts that never remove that solution:
+ * the lexicographically smallest one, with four cuts that never remove that solution:
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
  *     neighbour, (x-1, y, 1), which comes earlier in the order at the same node; likewise every
- *     swap of two equal colours leaves the board as it is, so only the first one is skip.
+ *     swap of two equal colours leaves the board as it is, so only the first one is tried.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
  *  2. Blocks vanish only in runs of three or more of one colour and are never created, so a
  *     colour with exactly 1 or 2 blocks left stays on the board forever: the node is dead at
@@ -11,10 +11,15 @@
  *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
  *     depends only on its board and the moves left, so a second visit finds nothing new. Only
  *     completed searches are recorded (never one cut short by the budget), and keys are exact.
+ *  4. With one move left, a move that makes no run keeps every block: it cannot empty the
+ *     board. Swaps are tested for a run on a few cells before any copying.
+ *
+ * Settling is incremental: on a still board every new run holds a cell that just changed, so
+ * only the columns that changed (and their neighbours, for rows) are scanned.
  *
  * Board: a column is one 64-bit word of sixteen 4-bit cells (row y in bits 4y..4y+3, 0 = empty),
- * so a board is at most 16 words, is its own table key, and the run test works on all rows of
- * two or three columns at once with nibble-parallel bit tricks. */
+ * so a board is at most 16 words, and the run test works on all rows of two or three columns at
+ * once with nibble-parallel bit tricks. The table key packs the columns end to end. */
 #include "mayan.h"
 
 #include <string.h>
@@ -27,6 +32,8 @@ typedef uint64_t column;
 
 typedef struct search {
     int width;
+    int height;
+    int key_words; /* the table key: the board packed by mayan_key_pack */
     budget *b;
     bool use_table;
     mayan_table table;
@@ -69,19 +76,23 @@ static inline column col_remove(column c, int y)
 }
 
 /* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
- * Branch-free over the column's cells: which cells vanish is unpredictable. */
+ * Marked cells come in few contiguous stretches (usually one): cut them out one stretch at a
+ * time, from the top down so that the lower ones keep their place. */
 static column col_compact(column c, uint64_t mark, unsigned short *counts /* may be NULL */)
 {
     if (counts)
         for (uint64_t m = mark; m; m &= m - 1) counts[col_get(c, __builtin_ctzll(m) / 4)]--;
-    column out = 0;
-    int to = 0, h = col_height(c);
-    for (int y = 0; y < h; y++) {
-        uint64_t keep = ((mark >> (4 * y)) & 1) ^ 1;
-        out |= (c >> (4 * y) & 15u) * keep << (4 * to);
-        to += (int)keep;
+    while (mark) {
+        int top = (63 - __builtin_clzll(mark)) / 4; /* highest marked cell */
+        uint64_t gaps = ~mark & NIB_LOW & ((1ULL << (4 * top)) - 1);
+        int from = gaps ? (63 - __builtin_clzll(gaps)) / 4 + 1 : 0; /* its stretch: from..top */
+        int len = top - from + 1;
+        uint64_t below = from ? ~0ULL >> (64 - 4 * from) : 0;
+        uint64_t above = len < 16 ? (c >> (4 * len)) & ~below : 0;
+        c = (c & below) | above;
+        mark &= below;
     }
-    return out;
+    return c;
 }
 
 static inline int imax(int a, int b)
@@ -203,7 +214,9 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
         s->timed_out = true;
         return false;
     }
-    if (s->use_table && mayan_table_failed(&s->table, col, left)) {
+    uint64_t key[MAYAN_MAX_SIDE];
+    if (s->use_table) mayan_key_pack(col, s->width, s->height, key);
+    if (s->use_table && mayan_table_failed(&s->table, key, left)) {
         s->table_hits++;
         return false;
     }
@@ -258,7 +271,7 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
             }
         }
     }
-    if (s->use_table) mayan_table_add_failure(&s->table, col, left);
+    if (s->use_table) mayan_table_add_failure(&s->table, key, left);
     return false;
 }
 
@@ -301,9 +314,12 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     if (board_empty(col, board->width) || has_dead_colour(counts))
         return out->status = MAYAN_NO_SOLUTION;
 
-    search s = {.width = board->width, .b = b};
+    search s = {.width = board->width,
+                .height = board->height,
+                .key_words = mayan_key_words(board->width, board->height),
+                .b = b};
     s.use_table = table_bytes > 0;
-    if (s.use_table && !mayan_table_init(&s.table, board->width, table_bytes))
+    if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes))
         return out->status = MAYAN_NO_MEMORY;
     bool found = dfs(&s, col, counts, moves, 0);
     out->nodes = s.nodes;

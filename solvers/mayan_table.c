@@ -9,6 +9,23 @@
 #define LOAD_NUM 1
 #define LOAD_DEN 2
 
+int mayan_key_words(int width, int height)
+{
+    return (width * height * 4 + 63) / 64;
+}
+
+void mayan_key_pack(const uint64_t *columns, int width, int height, uint64_t *key)
+{
+    int words = mayan_key_words(width, height);
+    for (int i = 0; i < words; i++) key[i] = 0;
+    int bits = 4 * height, at = 0;
+    for (int x = 0; x < width; x++, at += bits) {
+        int word = at / 64, shift = at % 64;
+        key[word] |= columns[x] << shift;
+        if (shift && shift + bits > 64) key[word + 1] |= columns[x] >> (64 - shift);
+    }
+}
+
 static size_t slot_words(const mayan_table *t)
 {
     return (size_t)t->words + 1;
@@ -82,8 +99,11 @@ static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict
 
 static bool allocate(mayan_table *t, size_t nbuckets)
 {
-    uint64_t *slots = calloc(nbuckets * WAYS, slot_words(t) * sizeof *slots);
+    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. */
+    size_t bytes = nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
+    uint64_t *slots = aligned_alloc(64, (bytes + 63) / 64 * 64);
     if (!slots) return false;
+    memset(slots, 0, bytes);
     t->slots = slots;
     t->nbuckets = nbuckets;
     t->used = 0;

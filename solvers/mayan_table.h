@@ -2,7 +2,7 @@
  * is known that no exact solution exists. A failure at one depth says nothing about another
  * (padding with equal swaps exists only on some boards), so depths are kept as a bit mask.
  *
- * Keys are exact (one packed word per column), so a hit is never a false "unsolvable".
+ * Keys are exact (the whole packed board), so a hit is never a false "unsolvable".
  * Memory is bounded: the table doubles while it fits in max_bytes, and past that replaces the
  * entry of a 4-slot bucket whose deepest failure is the shallowest (the cheapest to recompute). */
 #ifndef PUZZLED_MAYAN_TABLE_H
@@ -13,12 +13,18 @@
 #include <stdint.h>
 
 typedef struct mayan_table {
-    uint64_t *slots; /* nbuckets * 4 slots of (words key words + 1 mask word) */
+    uint64_t *slots; /* nbuckets * 4 slots of (words key words + 1 mask word), 64-byte aligned */
     size_t nbuckets; /* a power of two */
     size_t used;     /* occupied slots */
     size_t max_bytes;
-    int words; /* key words (columns) */
+    int words; /* key words */
 } mayan_table;
+
+/* The key of a board given as columns of 4-bit cells (cell y of column x in bits 4y..4y+3 of
+ * columns[x], nothing at or above 4 * height bits): the columns end to end, cell (x, y) at bit
+ * 4 * (x * height + y) of the key. A 5 x 7 board takes 3 words instead of 5. */
+int mayan_key_words(int width, int height);
+void mayan_key_pack(const uint64_t *columns, int width, int height, uint64_t *key);
 
 /* false when even the first small allocation fails. */
 bool mayan_table_init(mayan_table *t, int words, size_t max_bytes);

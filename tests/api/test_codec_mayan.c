@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "answer.h"
 
 extern const api_puzzle codec_mayan;
@@ -238,6 +240,71 @@ START_TEST(text_errors)
 }
 END_TEST
 
+/* The same instance as JSON and as contest text gives the same moves, in both encodings. */
+START_TEST(json_and_text_agree)
+{
+    unsigned seed = 12345;
+    int solvable = 0;
+    for (int i = 0; i < 200; i++) {
+        int cols[5][7], heights[5];
+        for (int x = 0; x < 5; x++) {
+            seed = seed * 1103515245u + 12345u;
+            heights[x] = (int)(seed >> 16) % 4;
+            for (int y = 0; y < heights[x]; y++) {
+                seed = seed * 1103515245u + 12345u;
+                cols[x][y] = 1 + (int)(seed >> 16) % 2;
+            }
+        }
+        int n = 1 + i % 3;
+        char json[512], text[256];
+        size_t jn = (size_t)snprintf(json, sizeof json, "{\"moves\":%d,\"columns\":[", n);
+        size_t tn = (size_t)snprintf(text, sizeof text, "%d\n", n);
+        for (int x = 0; x < 5; x++) {
+            jn += (size_t)snprintf(json + jn, sizeof json - jn, "%s[", x ? "," : "");
+            for (int y = 0; y < heights[x]; y++) {
+                jn +=
+                    (size_t)snprintf(json + jn, sizeof json - jn, "%s%d", y ? "," : "", cols[x][y]);
+                tn += (size_t)snprintf(text + tn, sizeof text - tn, "%d ", cols[x][y]);
+            }
+            jn += (size_t)snprintf(json + jn, sizeof json - jn, "]");
+            tn += (size_t)snprintf(text + tn, sizeof text - tn, "0\n");
+        }
+        snprintf(json + jn, sizeof json - jn, "]}");
+        api_error err;
+        char *jout = run(API_FORMAT_JSON, json, -1, &err);
+        ck_assert_msg(jout != NULL, "%s", err.message);
+        char *tout = run(API_FORMAT_TEXT, text, -1, &err);
+        ck_assert_msg(tout != NULL, "%s", err.message);
+        /* Rebuild the text answer from the JSON one. */
+        char want[256] = "";
+        json_t *root = json_loads(jout, 0, NULL);
+        ck_assert(root != NULL);
+        if (json_is_true(json_object_get(root, "solvable"))) {
+            solvable++;
+            size_t k;
+            json_t *m;
+            size_t wn = 0;
+            ck_assert_uint_eq(json_array_size(json_object_get(root, "moves")), (size_t)n);
+            json_array_foreach(json_object_get(root, "moves"), k, m)
+            {
+                wn += (size_t)snprintf(want + wn, sizeof want - wn, "%lld %lld %lld\n",
+                                       json_integer_value(json_object_get(m, "x")),
+                                       json_integer_value(json_object_get(m, "y")),
+                                       json_integer_value(json_object_get(m, "direction")));
+            }
+        } else {
+            ck_assert_str_eq(jout, "{\"solvable\":false,\"moves\":[]}");
+            strcpy(want, "-1\n");
+        }
+        ck_assert_str_eq(tout, want);
+        json_decref(root);
+        free(jout);
+        free(tout);
+    }
+    ck_assert_int_ge(solvable, 5); /* 7 with this seed: both answer kinds are compared */
+}
+END_TEST
+
 /* A full 16 x 16 board without runs, 10 moves, 1 ms: the search cannot finish. */
 START_TEST(time_limit)
 {
@@ -273,6 +340,7 @@ int main(void)
     tcase_add_test(tc, json_schema_errors);
     tcase_add_test(tc, json_board_errors);
     tcase_add_test(tc, text_errors);
+    tcase_add_test(tc, json_and_text_agree);
     tcase_add_test(tc, time_limit);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -202,6 +202,11 @@ static tboard random_board(int w, int h, int max_h, int k)
     return b;
 }
 
+static int imin_t(int a, int b)
+{
+    return a < b ? a : b;
+}
+
 static void expect_moves(const mayan_result *r, int n, const int (*m)[3])
 {
     ck_assert_int_eq(r->status, MAYAN_SOLVED);
@@ -508,6 +513,38 @@ START_TEST(table_keeps_depths_apart)
 }
 END_TEST
 
+/* Cell (x, y) lands at bit 4 * (x * height + y) of the key, for every shape. */
+START_TEST(key_packs_every_cell)
+{
+    for (int i = 0; i < 2000; i++) {
+        int w = 1 + rnd(16), h = 1 + rnd(16);
+        uint64_t columns[16] = {0};
+        int cell[16][16] = {{0}};
+        for (int x = 0; x < w; x++) {
+            int hx = rnd(h + 1);
+            for (int y = 0; y < hx; y++) {
+                cell[x][y] = 1 + rnd(10);
+                columns[x] |= (uint64_t)cell[x][y] << (4 * y);
+            }
+        }
+        uint64_t key[16];
+        memset(key, 0xAB, sizeof key);
+        int words = mayan_key_words(w, h);
+        ck_assert_int_eq(words, (w * h * 4 + 63) / 64);
+        mayan_key_pack(columns, w, h, key);
+        for (int x = 0; x < w; x++)
+            for (int y = 0; y < h; y++) {
+                int bit = 4 * (x * h + y);
+                int got = (int)(key[bit / 64] >> (bit % 64)) & 15;
+                ck_assert_int_eq(got, cell[x][y]);
+            }
+        /* Bits past the board are zero. */
+        int used = 4 * w * h;
+        if (used % 64) ck_assert_uint_eq(key[words - 1] >> (used % 64), 0);
+    }
+}
+END_TEST
+
 START_TEST(table_memory_is_bounded)
 {
     mayan_table t;
@@ -526,9 +563,11 @@ END_TEST
 /* The table only saves time: full, tiny (constant replacement) and none give one answer. */
 START_TEST(table_cap_never_changes_the_answer)
 {
-    for (int i = 0; i < 46; i++) {
-        tboard t = random_board(5, 7, 7, 3 + rnd(2));
-        int n = i < 40 ? 4 : 5;
+    for (int i = 0; i < 246; i++) {
+        /* 5 x 7 boards, then other shapes: the key packs columns of 4 * height bits each. */
+        int w = i < 46 ? 5 : 3 + rnd(14), h = i < 46 ? 7 : 2 + rnd(15);
+        tboard t = random_board(w, h, i < 46 ? 7 : imin_t(h, 4), 3 + rnd(2));
+        int n = i < 40 ? 4 : i < 46 ? 5 : 3;
         mayan_board m = to_mayan(&t);
         budget b;
         budget_init_unlimited(&b);
@@ -631,6 +670,7 @@ int main(void)
     TCase *table = tcase_create("table");
     tcase_set_timeout(table, 600);
     tcase_add_test(table, table_keeps_depths_apart);
+    tcase_add_test(table, key_packs_every_cell);
     tcase_add_test(table, table_memory_is_bounded);
     tcase_add_test(table, table_cap_never_changes_the_answer);
     suite_add_tcase(s, table);

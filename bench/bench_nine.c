@@ -7,6 +7,7 @@
 
 #include "budget.h"
 #include "nine.h"
+#include "nine_macro.h"
 #include "nine_small.h"
 
 static uint64_t rng_state;
@@ -91,6 +92,11 @@ int main(int argc, char **argv)
     int maxd;
     nine_small_stats(3, &states, &maxd);
     printf("n=3 table: %ld states, max distance %d, built in %.1f ms\n", states, maxd,
+           now_ms() - t0);
+
+    t0 = now_ms();
+    const nine_library *lib = nine_library_get(9);
+    printf("n=9 macro library: %d macros, built in %.1f ms (once per process)\n", lib->count,
            now_ms() - t0);
 
     long sum = 0, worst = 0, bad = 0;

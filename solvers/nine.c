@@ -13,7 +13,7 @@
  * milliseconds, so the answer never risks the request's deadline. */
 #define IMPROVE_MS 250
 #define BEAM_MAX_N 16
-#define BEAM_WIDTH 40
+#define BEAM_WIDTH 48
 #define BEAM_PER_NODE 8
 
 int nine_move_name(int move, char buf[4])

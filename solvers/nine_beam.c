@@ -124,7 +124,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     nine_step *steps = malloc(sizeof(nine_step) * (size_t)per_node);
     seen_set seen = {calloc(SEEN_SLOTS, sizeof(uint64_t)), calloc(SEEN_SLOTS, sizeof(int)),
                      SEEN_SLOTS - 1};
-    node root = {*start, board_hash(start),       -1, {0, 0, 0, 0, 0, 0, 0, 0},
+    node root = {*start, board_hash(start),       -1, {0, 0, 0, 0, 0, 0, 0, 0, false},
                  0,      nine_board_ones_a(start)};
     int best = -1, at = -1;
     if (!buckets || !fill || !steps || !seen.key || !seen.cost ||

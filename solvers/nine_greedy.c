@@ -76,6 +76,13 @@ bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *s
     if (step->macro >= 0) {
         moves = lib->macros[step->macro].moves;
         len = lib->macros[step->macro].len;
+        if (step->mirrored) {
+            for (int t = 0; t < len; t++)
+                group[t] = moves[t] >= NINE_MOVE_C0
+                               ? (uint8_t)(NINE_MOVE_C0 + bd->n - 1 - (moves[t] - NINE_MOVE_C0))
+                               : moves[t];
+            moves = group;
+        }
     } else {
         len = group_moves(step, group);
         moves = group;
@@ -150,12 +157,12 @@ static void offer_groups(const nine_board *bd, const nine_library *lib,
                         uint64_t set = kind == 0 ? good_a[qa][x][lone] & good_b[qb][x][lone]
                                                  : good_a_t[qa][x][lone] & good_b_t[qb][x][lone];
                         int red = __builtin_popcountll(set);
-                        if (red < 2) continue; /* a single one: the library's commutator */
+                        if (red < lib->group_min) continue; /* the library has those */
                         int cost = 2 * red + 5 + setup;
                         if (*found == k && !before(red, cost, &best[k - 1])) continue;
                         nine_step s = {
-                            kind == 0 ? -1 : -2, (uint8_t)qa,  (uint8_t)qb, red, cost, set,
-                            (uint8_t)x,          (uint8_t)lone};
+                            kind == 0 ? -1 : -2, (uint8_t)qa,   (uint8_t)qb, red, cost, set,
+                            (uint8_t)x,          (uint8_t)lone, false};
                         offer(best, found, k, &s);
                     }
         }
@@ -203,9 +210,14 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
             for (int qb = 0; qb < 4; qb++) {
                 int red = gain[qa] - loss[qb];
                 if (red <= 0) continue;
-                int cost = len + setup_cost[qa] + setup_cost[qb];
+                /* Counts seen at turns (qa, qb) are also the mirror's at (qa + 2, qb + 2). */
+                int ma = (qa + 2) & 3, mb = (qb + 2) & 3;
+                bool use_mirror =
+                    m->mirror && setup_cost[ma] + setup_cost[mb] < setup_cost[qa] + setup_cost[qb];
+                int sa = use_mirror ? ma : qa, sb = use_mirror ? mb : qb;
+                int cost = len + setup_cost[sa] + setup_cost[sb];
                 if (found == k && !before(red, cost, &best[k - 1])) continue;
-                nine_step s = {mi, (uint8_t)qa, (uint8_t)qb, red, cost, 0, 0, 0};
+                nine_step s = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
                 offer(best, &found, k, &s);
             }
     }

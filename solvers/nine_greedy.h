@@ -28,6 +28,7 @@ typedef struct nine_step {
      * lone column `lone`. */
     uint64_t group;
     uint8_t turn, lone;
+    bool mirrored; /* the library macro's mirror image (columns k -> n+1-k) */
 } nine_step;
 
 /* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many. */

@@ -1,6 +1,6 @@
 /* 9-Nine benchmark: random solvable states (every orbit's ones placed uniformly among its cells
  * of A and B), fixed seed. Reports move counts and solve times; checks every answer by replay.
- * Usage: bench_nine [count9 [seed [improve_ms]]] */
+ * Usage: bench_nine [count9 [seed [improve_ms]]]; NINE_BEAM="width,per_node" overrides the beam. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -11,7 +11,7 @@
 #include "nine_small.h"
 
 static uint64_t rng_state;
-static long improve_ms = 40;
+static long improve_ms = -1; /* -1: the default */
 
 static uint64_t rnd(void)
 {
@@ -71,7 +71,12 @@ static long run(const nine_board *bd, double *ms)
     budget_init_ms(&b, 10000, NULL);
     nine_solution s;
     double t0 = now_ms(), c0 = cpu_ms();
-    nine_status st = nine_solve_ex(bd, -1, improve_ms, &b, &s);
+    nine_options opt;
+    nine_options_default(&opt);
+    if (improve_ms >= 0) opt.improve_ms = improve_ms;
+    const char *env = getenv("NINE_BEAM"); /* tuning: "width,per_node" */
+    if (env) sscanf(env, "%d,%d", &opt.beam_width, &opt.beam_per_node);
+    nine_status st = nine_solve_ex(bd, -1, &opt, &b, &s);
     *ms = now_ms() - t0;
     total_cpu_ms += cpu_ms() - c0;
     long count = (long)s.move_count;

@@ -3,18 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stdio.h>
 #include "nine_beam.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
 #include "nine_small.h"
 
-/* The improvement search (a beam search) gets at most a tenth of the budget and this many
- * milliseconds, so the answer never risks the request's deadline. */
-#define IMPROVE_MS 250
+/* The improvement search (a beam search) gets at most a tenth of the budget and at most
+ * improve_ms, so the answer never risks the request's deadline. Boards above BEAM_MAX_N get the
+ * greedy construction only (it already takes a good part of a second at 64 x 64). */
 #define BEAM_MAX_N 16
-#define BEAM_WIDTH 48
-#define BEAM_PER_NODE 8
+
+void nine_options_default(nine_options *o)
+{
+    o->improve_ms = 250;
+    o->beam_width = 48;
+    o->beam_per_node = 8;
+}
 
 int nine_move_name(int move, char buf[4])
 {
@@ -94,7 +98,8 @@ static nine_status finish(nine_solution *out, nine_status status)
     return status;
 }
 
-static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b, nine_solution *out)
+static nine_status solve_large(const nine_board *bd, const nine_options *opt, budget *b,
+                               nine_solution *out)
 {
     const nine_library *lib = nine_library_get(bd->n);
     if (!lib) return finish(out, NINE_NO_MEMORY);
@@ -103,17 +108,15 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
     nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
     size_t raw_len = best.len;
     if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
-    if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && improve_ms > 0) {
+    if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && opt->improve_ms > 0 && opt->beam_width > 0 &&
+        opt->beam_per_node > 0) {
         /* The beam gets its own small slice; when it runs out the beam finishes greedily. */
         long slice = budget_remaining_ms(b);
-        slice = slice < 0 || slice / 10 > improve_ms ? improve_ms : slice / 10;
+        slice = slice < 0 || slice / 10 > opt->improve_ms ? opt->improve_ms : slice / 10;
         budget beam_budget;
         budget_init_ms(&beam_budget, slice, b->cancel);
-        int width = BEAM_WIDTH, per_node = BEAM_PER_NODE;
-        const char *env = getenv("NINE_BEAM"); /* tuning aid for bench_nine: "width,per_node" */
-        if (env) sscanf(env, "%d,%d", &width, &per_node);
-        nine_greedy_status bs =
-            nine_beam_solve(bd, lib, width, per_node, (int)raw_len, &trial, &beam_budget);
+        nine_greedy_status bs = nine_beam_solve(bd, lib, opt->beam_width, opt->beam_per_node,
+                                                (int)raw_len, &trial, &beam_budget);
         if (bs == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
         if (bs == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
             nine_moves swap = best;
@@ -133,10 +136,12 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
 
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out)
 {
-    return nine_solve_ex(bd, max_moves, IMPROVE_MS, b, out);
+    nine_options opt;
+    nine_options_default(&opt);
+    return nine_solve_ex(bd, max_moves, &opt, b, out);
 }
 
-nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,
+nine_status nine_solve_ex(const nine_board *bd, long max_moves, const nine_options *opt, budget *b,
                           nine_solution *out)
 {
     memset(out, 0, sizeof *out);
@@ -157,7 +162,7 @@ nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms,
         out->move_count = (size_t)count;
         out->optimal = true;
     } else {
-        st = solve_large(bd, improve_ms, b, out);
+        st = solve_large(bd, opt, b, out);
     }
     if (st == NINE_OK && max_moves >= 0 && out->move_count > (size_t)max_moves) {
         free(out->moves); /* move_count stays: the length of the best answer found */

@@ -9,9 +9,8 @@
 #include "nine_small.h"
 
 /* The improvement search (a beam search) gets at most a tenth of the budget and at most
- * improve_ms, so the answer never risks the request's deadline. Boards above BEAM_MAX_N get the
- * greedy construction only (it already takes a good part of a second at 64 x 64). */
-#define BEAM_MAX_N 16
+ * improve_ms, so the answer never risks the request's deadline. Boards above NINE_BEAM_MAX_N
+ * get the greedy construction only (it already takes a fifth of a second at 64 x 64). */
 
 void nine_options_default(nine_options *o)
 {
@@ -108,8 +107,8 @@ static nine_status solve_large(const nine_board *bd, const nine_options *opt, bu
     nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
     size_t raw_len = best.len;
     if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
-    if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && opt->improve_ms > 0 && opt->beam_width > 0 &&
-        opt->beam_per_node > 0) {
+    if (st == NINE_GREEDY_OK && bd->n <= NINE_BEAM_MAX_N && opt->improve_ms > 0 &&
+        opt->beam_width > 0 && opt->beam_per_node > 0) {
         /* The beam gets its own small slice; when it runs out the beam finishes greedily. */
         long slice = budget_remaining_ms(b);
         slice = slice < 0 || slice / 10 > opt->improve_ms ? opt->improve_ms : slice / 10;

@@ -32,6 +32,7 @@ typedef struct node {
     int parent;
     nine_step step;
     int g, ones;
+    uint64_t tail; /* the columns swapped since the last rotation: a next swap of one cancels */
 } node;
 
 typedef struct arena {
@@ -132,6 +133,27 @@ static nine_greedy_status finish_greedily(const arena *ar, const int *bucket, in
     return st;
 }
 
+/* The step's real price after the parent's trailing swaps: with no set-up, the step's leading
+ * swaps meet the parent's trailing ones, and a column swapped twice in a row costs nothing
+ * (the final simplification removes both). Also gives the child's trailing swaps. */
+static int real_cost(int n, const nine_library *lib, const nine_step *s, uint64_t parent_tail,
+                     uint64_t *tail)
+{
+    uint8_t moves[NINE_STEP_MAX_MOVES];
+    int len = nine_step_moves(n, lib, s, moves), lead_end = 0;
+    uint64_t lead = 0, last = 0;
+    while (lead_end < len && moves[lead_end] >= NINE_MOVE_C0)
+        lead |= (uint64_t)1 << (moves[lead_end++] - NINE_MOVE_C0);
+    for (int t = len; t > 0 && moves[t - 1] >= NINE_MOVE_C0; t--)
+        last |= (uint64_t)1 << (moves[t - 1] - NINE_MOVE_C0);
+    if (s->qa != 0 || s->qb != 0) {
+        *tail = last;
+        return s->cost;
+    }
+    *tail = lead_end == len ? parent_tail ^ lead : last;
+    return s->cost - 2 * __builtin_popcountll(parent_tail & lead);
+}
+
 nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib, int width,
                                    int per_node, int bound, nine_moves *out, budget *b)
 {
@@ -142,9 +164,12 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     nine_step *steps = malloc(sizeof(nine_step) * (size_t)per_node);
     seen_set seen = {calloc(SEEN_SLOTS, sizeof(uint64_t)), calloc(SEEN_SLOTS, sizeof(int)),
                      SEEN_SLOTS - 1};
-    node root = {{{0}, {0}}, board_hash(start),       -1, {0, 0, 0, 0, 0, 0, 0, 0, false},
-                 0,          nine_board_ones_a(start)};
+    node root;
+    memset(&root, 0, sizeof root);
     pack(start, &root.board);
+    root.hash = board_hash(start);
+    root.parent = -1;
+    root.ones = nine_board_ones_a(start);
     int best = -1, at = -1;
     if (!buckets || !fill || !steps || !seen.key || !seen.cost ||
         (at = arena_push(&ar, &root)) < 0) {
@@ -165,7 +190,9 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
             unpack(&ar.v[pi].board, start->n, &parent);
             int k = nine_step_candidates(&parent, lib, steps, per_node);
             for (int s = 0; s < k; s++) {
-                int cg = g + steps[s].cost;
+                uint64_t tail = 0;
+                int cg = g + real_cost(start->n, lib, &steps[s], ar.v[pi].tail, &tail);
+                if (cg <= g) cg = g + 1; /* buckets up to g are done (cannot happen in practice) */
                 if (cg >= bound) continue;
                 node x;
                 nine_board child = parent;
@@ -173,6 +200,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 x.step = steps[s];
                 x.g = cg;
                 x.ones = ar.v[pi].ones - steps[s].red;
+                x.tail = tail;
                 int *bk = buckets + (size_t)cg * width;
                 /* The bucket's worst, to beat when it is full. */
                 int worst = -1;

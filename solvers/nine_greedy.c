@@ -67,26 +67,22 @@ static int group_moves(const nine_step *s, uint8_t *moves)
     return len;
 }
 
+int nine_step_moves(int n, const nine_library *lib, const nine_step *step, uint8_t *moves)
+{
+    if (step->macro < 0) return group_moves(step, moves);
+    const nine_macro *m = &lib->macros[step->macro];
+    for (int t = 0; t < m->len; t++)
+        moves[t] = step->mirrored && m->moves[t] >= NINE_MOVE_C0
+                       ? (uint8_t)(NINE_MOVE_C0 + n - 1 - (m->moves[t] - NINE_MOVE_C0))
+                       : m->moves[t];
+    return m->len;
+}
+
 bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
                      nine_moves *out)
 {
-    uint8_t group[2 * NINE_MAX_N + 8];
-    const uint8_t *moves;
-    int len;
-    if (step->macro >= 0) {
-        moves = lib->macros[step->macro].moves;
-        len = lib->macros[step->macro].len;
-        if (step->mirrored) {
-            for (int t = 0; t < len; t++)
-                group[t] = moves[t] >= NINE_MOVE_C0
-                               ? (uint8_t)(NINE_MOVE_C0 + bd->n - 1 - (moves[t] - NINE_MOVE_C0))
-                               : moves[t];
-            moves = group;
-        }
-    } else {
-        len = group_moves(step, group);
-        moves = group;
-    }
+    uint8_t moves[NINE_STEP_MAX_MOVES];
+    int len = nine_step_moves(bd->n, lib, step, moves);
     if (!push_setup(out, bd, step->qa, NINE_MOVE_AL) ||
         !push_setup(out, bd, step->qb, NINE_MOVE_BL))
         return false;

@@ -34,6 +34,12 @@ typedef struct nine_step {
 /* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many. */
 int nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k);
 
+/* The most moves of a step without its set-up: a group over every column. */
+#define NINE_STEP_MAX_MOVES (2 * NINE_MAX_N + 8)
+
+/* The step's moves after its set-up, into moves (room for NINE_STEP_MAX_MOVES); the count. */
+int nine_step_moves(int n, const nine_library *lib, const nine_step *step, uint8_t *moves);
+
 /* Applies a step to bd and appends its moves to out (unless NULL); false when out of memory. */
 bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
                      nine_moves *out);

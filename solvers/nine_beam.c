@@ -133,27 +133,6 @@ static nine_greedy_status finish_greedily(const arena *ar, const int *bucket, in
     return st;
 }
 
-/* The step's real price after the parent's trailing swaps: with no set-up, the step's leading
- * swaps meet the parent's trailing ones, and a column swapped twice in a row costs nothing
- * (the final simplification removes both). Also gives the child's trailing swaps. */
-static int real_cost(int n, const nine_library *lib, const nine_step *s, uint64_t parent_tail,
-                     uint64_t *tail)
-{
-    uint8_t moves[NINE_STEP_MAX_MOVES];
-    int len = nine_step_moves(n, lib, s, moves), lead_end = 0;
-    uint64_t lead = 0, last = 0;
-    while (lead_end < len && moves[lead_end] >= NINE_MOVE_C0)
-        lead |= (uint64_t)1 << (moves[lead_end++] - NINE_MOVE_C0);
-    for (int t = len; t > 0 && moves[t - 1] >= NINE_MOVE_C0; t--)
-        last |= (uint64_t)1 << (moves[t - 1] - NINE_MOVE_C0);
-    if (s->qa != 0 || s->qb != 0) {
-        *tail = last;
-        return s->cost;
-    }
-    *tail = lead_end == len ? parent_tail ^ lead : last;
-    return s->cost - 2 * __builtin_popcountll(parent_tail & lead);
-}
-
 nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib, int width,
                                    int per_node, int bound, nine_moves *out, budget *b)
 {
@@ -188,10 +167,10 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
             int pi = buckets[(size_t)g * width + t];
             nine_board parent;
             unpack(&ar.v[pi].board, start->n, &parent);
-            int k = nine_step_candidates(&parent, lib, steps, per_node);
+            int k = nine_step_candidates(&parent, lib, steps, per_node, ar.v[pi].tail);
             for (int s = 0; s < k; s++) {
-                uint64_t tail = 0;
-                int cg = g + real_cost(start->n, lib, &steps[s], ar.v[pi].tail, &tail);
+                uint64_t tail = nine_step_tail(start->n, lib, &steps[s], ar.v[pi].tail);
+                int cg = g + steps[s].cost;
                 if (cg <= g) cg = g + 1; /* buckets up to g are done (cannot happen in practice) */
                 if (cg >= bound) continue;
                 node x;

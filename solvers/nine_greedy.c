@@ -166,7 +166,8 @@ static void offer_groups(const nine_board *bd, const nine_library *lib,
 
 /* The hot loop: built twice, with the popcnt instruction where the CPU has it. */
 __attribute__((target_clones("popcnt", "default"))) int
-nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k)
+nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k,
+                     uint64_t tail)
 {
     int n = bd->n, found = 0;
     uint64_t rot_a[4][NINE_MAX_N], rot_b[4][NINE_MAX_N], flat_a[4][2], flat_b[4][2];
@@ -181,24 +182,33 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
     uint64_t any_a[2] = {0, 0};
     if (lib->flat)
         for (int q = 0; q < 4; q++) any_a[0] |= flat_a[q][0], any_a[1] |= flat_a[q][1];
+    /* A step with no set-up whose leading swaps repeat trailing ones of the step before costs
+     * two moves less per repeat (the pair cancels). At most this much for any macro: */
+    int tail_count = __builtin_popcountll(tail);
+    int max_save = 2 * (tail_count < lib->max_lead ? tail_count : lib->max_lead);
     for (int mi = 0; mi < lib->count; mi++) {
         const nine_macro *m = &lib->macros[mi];
         int len = m->len;
         /* The library is sorted by transfers / len: once even that cannot enter, stop. */
-        if (found == k && !before(m->transfers, len, &best[k - 1])) break;
+        if (found == k && len > max_save && !before(m->transfers, len - max_save, &best[k - 1]))
+            break;
+        int save = 2 * __builtin_popcountll(tail & m->lead);
+        int save_mirror = m->mirror ? 2 * __builtin_popcountll(tail & m->lead_mirror) : 0;
+        int least = len - (save > save_mirror ? save : save_mirror);
+        if (least < 1) least = 1;
         int gain[4], loss[4], most = 0;
         const uint16_t *src = lib->pool + m->first;
         /* A cheap bound first: the cells that hold a one of A in any of its four turns. */
         if (lib->flat && found == k &&
-            !before(count_flat(any_a, lib->masks[mi]), len, &best[k - 1]))
+            !before(count_flat(any_a, lib->masks[mi]), least, &best[k - 1]))
             continue;
         for (int q = 0; q < 4; q++) {
             gain[q] = lib->flat ? count_flat(flat_a[q], lib->masks[mi])
                                 : count_at(rot_a[q], n, src, m->transfers);
             if (gain[q] > most) most = gain[q];
         }
-        /* Even the best gain at the bare length cannot enter the list: skip the 16 set-ups. */
-        if (most == 0 || (found == k && !before(most, len, &best[k - 1]))) continue;
+        /* Even the best gain at the least cost cannot enter the list: skip the 16 set-ups. */
+        if (most == 0 || (found == k && !before(most, least, &best[k - 1]))) continue;
         for (int q = 0; q < 4; q++)
             loss[q] = lib->flat ? count_flat(flat_b[q], lib->masks[mi] + 2)
                                 : count_at(rot_b[q], n, src + m->transfers, m->transfers);
@@ -208,10 +218,12 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
                 if (red <= 0) continue;
                 /* Counts seen at turns (qa, qb) are also the mirror's at (qa + 2, qb + 2). */
                 int ma = (qa + 2) & 3, mb = (qb + 2) & 3;
-                bool use_mirror =
-                    m->mirror && setup_cost[ma] + setup_cost[mb] < setup_cost[qa] + setup_cost[qb];
+                int direct = len + setup_cost[qa] + setup_cost[qb] - (qa || qb ? 0 : save);
+                int mirrored = len + setup_cost[ma] + setup_cost[mb] - (ma || mb ? 0 : save_mirror);
+                bool use_mirror = m->mirror && mirrored < direct;
                 int sa = use_mirror ? ma : qa, sb = use_mirror ? mb : qb;
-                int cost = len + setup_cost[sa] + setup_cost[sb];
+                int cost = use_mirror ? mirrored : direct;
+                if (cost < 1) cost = 1;
                 if (found == k && !before(red, cost, &best[k - 1])) continue;
                 nine_step s = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
                 offer(best, &found, k, &s);
@@ -221,13 +233,29 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
     return found;
 }
 
+uint64_t nine_step_tail(int n, const nine_library *lib, const nine_step *s, uint64_t tail)
+{
+    uint8_t moves[NINE_STEP_MAX_MOVES];
+    int len = nine_step_moves(n, lib, s, moves), lead_end = 0;
+    uint64_t lead = 0, last = 0;
+    while (lead_end < len && moves[lead_end] >= NINE_MOVE_C0)
+        lead |= (uint64_t)1 << (moves[lead_end++] - NINE_MOVE_C0);
+    for (int t = len; t > 0 && moves[t - 1] >= NINE_MOVE_C0; t--)
+        last |= (uint64_t)1 << (moves[t - 1] - NINE_MOVE_C0);
+    /* Only swaps: they join the run before them (with no set-up in between). */
+    if (lead_end == len && s->qa == 0 && s->qb == 0) return tail ^ lead;
+    return last;
+}
+
 nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, nine_moves *out,
                                      budget *b)
 {
+    uint64_t tail = 0;
     while (nine_board_ones_a(bd) > 0) {
         if (budget_expired(b)) return NINE_GREEDY_TIME_OUT;
         nine_step step;
-        if (nine_step_candidates(bd, lib, &step, 1) == 0) break; /* only for unsolvable input */
+        if (nine_step_candidates(bd, lib, &step, 1, tail) == 0) break; /* unsolvable input */
+        tail = nine_step_tail(bd->n, lib, &step, tail);
         if (!nine_step_apply(bd, lib, &step, out)) return NINE_GREEDY_NO_MEMORY;
     }
     return NINE_GREEDY_OK;

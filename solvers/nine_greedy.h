@@ -31,8 +31,15 @@ typedef struct nine_step {
     bool mirrored; /* the library macro's mirror image (columns k -> n+1-k) */
 } nine_step;
 
-/* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many. */
-int nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k);
+/* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many.
+ * `tail`: the columns swapped at the end of the moves so far (after the last rotation); a step
+ * with no set-up that starts by swapping one of them again is two moves cheaper per repeat (the
+ * final simplification cancels the pair), and its cost says so. */
+int nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k,
+                         uint64_t tail);
+
+/* The trailing swaps after step s was played on moves whose trailing swaps were `tail`. */
+uint64_t nine_step_tail(int n, const nine_library *lib, const nine_step *s, uint64_t tail);
 
 /* The most moves of a step without its set-up: a group over every column. */
 #define NINE_STEP_MAX_MOVES (2 * NINE_MAX_N + 8)

@@ -324,8 +324,21 @@ static void tidy(nine_library *lib)
 
 static bool pack_masks(nine_library *lib)
 {
+    int n = lib->n;
+    for (int t = 0; t < lib->count; t++) {
+        nine_macro *m = &lib->macros[t];
+        m->lead = m->lead_mirror = 0;
+        for (int u = 0; u < m->len && m->moves[u] >= NINE_MOVE_C0; u++) {
+            int col = m->moves[u] - NINE_MOVE_C0;
+            m->lead |= (uint64_t)1 << col;
+            m->lead_mirror |= (uint64_t)1 << (n - 1 - col);
+        }
+        int lead = __builtin_popcountll(m->lead);
+        if (lead > lib->max_lead) lib->max_lead = lead;
+    }
     if (!lib->flat) return true;
-    lib->masks = malloc(sizeof *lib->masks * (size_t)(lib->count ? lib->count : 1));
+    size_t count = lib->count > 0 ? (size_t)lib->count : 1;
+    lib->masks = malloc(sizeof *lib->masks * count);
     if (!lib->masks) return false;
     for (int t = 0; t < lib->count; t++) {
         const nine_macro *m = &lib->macros[t];

@@ -61,32 +61,7 @@ bool nine_solvable(const nine_board *bd, nine_orbit_report *report)
 static size_t simplify(uint8_t *v, size_t len)
 {
     size_t top = 0;
-    for (size_t t = 0; t < len; t++) {
-        int m = v[t];
-        if (m >= NINE_MOVE_C0) {
-            size_t k = top;
-            while (k > 0 && v[k - 1] >= NINE_MOVE_C0 && v[k - 1] != m) k--;
-            if (k > 0 && v[k - 1] == m) {
-                memmove(v + k - 1, v + k, top - k);
-                top--;
-            } else {
-                v[top++] = (uint8_t)m;
-            }
-            continue;
-        }
-        size_t start = top;
-        while (start > 0 && v[start - 1] < NINE_MOVE_C0) start--;
-        int turn[2] = {0, 0};
-        for (size_t k = start; k < top; k++) turn[v[k] >> 1] += (v[k] & 1) ? 3 : 1;
-        turn[m >> 1] += (m & 1) ? 3 : 1;
-        top = start;
-        for (int side = 0; side < 2; side++) {
-            int q = turn[side] & 3, left = side * 2;
-            if (q == 1 || q == 2) v[top++] = (uint8_t)left;
-            if (q == 2) v[top++] = (uint8_t)left;
-            if (q == 3) v[top++] = (uint8_t)(left + 1);
-        }
-    }
+    for (size_t t = 0; t < len; t++) top = nine_moves_push_reduced(v, top, v[t]);
     while (top > 0 && v[top - 1] < NINE_MOVE_C0) top--;
     return top;
 }

@@ -15,8 +15,8 @@
 void nine_options_default(nine_options *o)
 {
     o->improve_ms = 250;
-    o->beam_width = 48;
-    o->beam_per_node = 8;
+    o->beam_width = 40;
+    o->beam_per_node = 16;
 }
 
 int nine_move_name(int move, char buf[4])

@@ -1,7 +1,9 @@
 /* Beam search by cost: partial solutions are filed by the moves they have spent; buckets are
  * taken in order of cost and each keeps only the `width` partial solutions with the fewest ones
  * left in A. No exchange rate between moves and ones is needed, and the first solution reached
- * is the shortest the beam can see. Nodes live in one arena and are read back by parent link. */
+ * is the shortest the beam can see. A step is priced by what it adds to the reduced move list
+ * (swaps and turns that cancel across the join are free), which steers the search towards
+ * steps that overlap. Nodes live in one arena and are read back by parent link. */
 #include "nine_beam.h"
 
 #include <stdlib.h>

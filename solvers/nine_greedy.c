@@ -233,7 +233,8 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
     return found;
 }
 
-uint64_t nine_step_tail(int n, const nine_library *lib, const nine_step *s, uint64_t tail)
+/* The trailing swaps after step s was played on moves whose trailing swaps were `tail`. */
+static uint64_t step_tail(int n, const nine_library *lib, const nine_step *s, uint64_t tail)
 {
     uint8_t moves[NINE_STEP_MAX_MOVES];
     int len = nine_step_moves(n, lib, s, moves), lead_end = 0;
@@ -255,7 +256,7 @@ nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, ni
         if (budget_expired(b)) return NINE_GREEDY_TIME_OUT;
         nine_step step;
         if (nine_step_candidates(bd, lib, &step, 1, tail) == 0) break; /* unsolvable input */
-        tail = nine_step_tail(bd->n, lib, &step, tail);
+        tail = step_tail(bd->n, lib, &step, tail);
         if (!nine_step_apply(bd, lib, &step, out)) return NINE_GREEDY_NO_MEMORY;
     }
     return NINE_GREEDY_OK;

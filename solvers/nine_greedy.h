@@ -38,9 +38,6 @@ typedef struct nine_step {
 int nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k,
                          uint64_t tail);
 
-/* The trailing swaps after step s was played on moves whose trailing swaps were `tail`. */
-uint64_t nine_step_tail(int n, const nine_library *lib, const nine_step *s, uint64_t tail);
-
 /* The most moves of a step without its set-up: a group over every column. */
 #define NINE_STEP_MAX_MOVES (2 * NINE_MAX_N + 8)
 

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #define SEEN_SLOTS ((size_t)1 << 16)
-#define SUFFIX 24
 
 /* A board of at most NINE_BEAM_MAX_N rows, packed: the arena holds tens of thousands. */
 typedef struct packed {
@@ -35,10 +34,7 @@ typedef struct node {
     int parent;
     nine_step step;
     int g, ones;
-    /* The last moves of the partial solution in reduced form (nine_moves_push_reduced), so that a
-     * step is priced by what it really adds once repeated swaps and turns cancel. */
-    uint8_t suffix[SUFFIX];
-    uint8_t suffix_len;
+    nine_suffix suffix; /* prices the next step by what it really adds */
 } node;
 
 typedef struct arena {
@@ -139,37 +135,6 @@ static nine_greedy_status finish_greedily(const arena *ar, const int *bucket, in
     return st;
 }
 
-/* The columns swapped at the end of the suffix, after its last rotation. */
-static uint64_t suffix_tail(const node *p)
-{
-    uint64_t tail = 0;
-    for (int t = p->suffix_len; t > 0 && p->suffix[t - 1] >= NINE_MOVE_C0; t--)
-        tail |= (uint64_t)1 << (p->suffix[t - 1] - NINE_MOVE_C0);
-    return tail;
-}
-
-/* Appends step s to the parent's suffix, reducing as it goes: x gets the new suffix, and the
- * return value is how many moves the step really adds. */
-static int join(const node *p, int n, const nine_library *lib, const nine_step *s, node *x)
-{
-    uint8_t buf[SUFFIX + NINE_STEP_MAX_MOVES + 8], moves[NINE_STEP_MAX_MOVES + 4];
-    int len = 0;
-    for (int side = 0; side < 2; side++) {
-        int q = side ? s->qb : s->qa, left = side ? NINE_MOVE_BL : NINE_MOVE_AL;
-        if (q == 1 || q == 2) moves[len++] = (uint8_t)left;
-        if (q == 2) moves[len++] = (uint8_t)left;
-        if (q == 3) moves[len++] = (uint8_t)(left + 1);
-    }
-    len += nine_step_moves(n, lib, s, moves + len);
-    size_t top = p->suffix_len;
-    memcpy(buf, p->suffix, top);
-    for (int t = 0; t < len; t++) top = nine_moves_push_reduced(buf, top, moves[t]);
-    size_t keep = top > SUFFIX ? SUFFIX : top;
-    memcpy(x->suffix, buf + top - keep, keep);
-    x->suffix_len = (uint8_t)keep;
-    return (int)top - (int)p->suffix_len;
-}
-
 nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib, int width,
                                    int per_node, int bound, nine_moves *out, budget *b)
 {
@@ -204,10 +169,12 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
             int pi = buckets[(size_t)g * width + t];
             nine_board parent;
             unpack(&ar.v[pi].board, start->n, &parent);
-            int k = nine_step_candidates(&parent, lib, steps, per_node, suffix_tail(&ar.v[pi]));
+            int k = nine_step_candidates(&parent, lib, steps, per_node,
+                                         nine_suffix_tail(&ar.v[pi].suffix));
             for (int s = 0; s < k; s++) {
                 node x;
-                int cg = g + join(&ar.v[pi], start->n, lib, &steps[s], &x);
+                int cg =
+                    g + nine_suffix_join(&ar.v[pi].suffix, start->n, lib, &steps[s], &x.suffix);
                 if (cg <= g) cg = g + 1; /* buckets up to g are done (a step undoing the last) */
                 if (cg >= bound) continue;
                 nine_board child = parent;

@@ -10,6 +10,9 @@
 
 static const int setup_cost[4] = {0, 1, 2, 1};
 
+/* The greedy re-prices this many of the best-looking steps exactly before it picks one. */
+#define GREEDY_SHORTLIST 8
+
 static int count_at(const uint64_t *m, int n, const uint16_t *cells, int k)
 {
     int ones = 0;
@@ -233,31 +236,57 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
     return found;
 }
 
-/* The trailing swaps after step s was played on moves whose trailing swaps were `tail`. */
-static uint64_t step_tail(int n, const nine_library *lib, const nine_step *s, uint64_t tail)
+uint64_t nine_suffix_tail(const nine_suffix *s)
 {
-    uint8_t moves[NINE_STEP_MAX_MOVES];
-    int len = nine_step_moves(n, lib, s, moves), lead_end = 0;
-    uint64_t lead = 0, last = 0;
-    while (lead_end < len && moves[lead_end] >= NINE_MOVE_C0)
-        lead |= (uint64_t)1 << (moves[lead_end++] - NINE_MOVE_C0);
-    for (int t = len; t > 0 && moves[t - 1] >= NINE_MOVE_C0; t--)
-        last |= (uint64_t)1 << (moves[t - 1] - NINE_MOVE_C0);
-    /* Only swaps: they join the run before them (with no set-up in between). */
-    if (lead_end == len && s->qa == 0 && s->qb == 0) return tail ^ lead;
-    return last;
+    uint64_t tail = 0;
+    for (int t = s->len; t > 0 && s->v[t - 1] >= NINE_MOVE_C0; t--)
+        tail |= (uint64_t)1 << (s->v[t - 1] - NINE_MOVE_C0);
+    return tail;
+}
+
+int nine_suffix_join(const nine_suffix *s, int n, const nine_library *lib, const nine_step *step,
+                     nine_suffix *out)
+{
+    uint8_t buf[NINE_SUFFIX + NINE_STEP_MAX_MOVES + 8], moves[NINE_STEP_MAX_MOVES + 4];
+    int len = 0;
+    for (int side = 0; side < 2; side++) {
+        int q = side ? step->qb : step->qa, left = side ? NINE_MOVE_BL : NINE_MOVE_AL;
+        if (q == 1 || q == 2) moves[len++] = (uint8_t)left;
+        if (q == 2) moves[len++] = (uint8_t)left;
+        if (q == 3) moves[len++] = (uint8_t)(left + 1);
+    }
+    len += nine_step_moves(n, lib, step, moves + len);
+    size_t top = s->len;
+    memcpy(buf, s->v, top);
+    for (int t = 0; t < len; t++) top = nine_moves_push_reduced(buf, top, moves[t]);
+    size_t keep = top > NINE_SUFFIX ? NINE_SUFFIX : top;
+    int added = (int)top - (int)s->len;
+    memcpy(out->v, buf + top - keep, keep);
+    out->len = (uint8_t)keep;
+    return added;
 }
 
 nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, nine_moves *out,
                                      budget *b)
 {
-    uint64_t tail = 0;
+    /* The few best steps by estimated price, then the best by the real one. */
+    nine_suffix suffix = {{0}, 0}, next;
+    nine_step steps[GREEDY_SHORTLIST];
     while (nine_board_ones_a(bd) > 0) {
         if (budget_expired(b)) return NINE_GREEDY_TIME_OUT;
-        nine_step step;
-        if (nine_step_candidates(bd, lib, &step, 1, tail) == 0) break; /* unsolvable input */
-        tail = step_tail(bd->n, lib, &step, tail);
-        if (!nine_step_apply(bd, lib, &step, out)) return NINE_GREEDY_NO_MEMORY;
+        int k = nine_step_candidates(bd, lib, steps, GREEDY_SHORTLIST, nine_suffix_tail(&suffix));
+        if (k == 0) break; /* only for unsolvable input */
+        int pick = -1, pick_cost = 0;
+        for (int t = 0; t < k; t++) {
+            int cost = nine_suffix_join(&suffix, bd->n, lib, &steps[t], &next);
+            if (cost < 1) cost = 1;
+            if (pick < 0 ||
+                before(steps[t].red, cost, &(nine_step){.red = steps[pick].red, .cost = pick_cost}))
+                pick = t, pick_cost = cost;
+        }
+        nine_suffix_join(&suffix, bd->n, lib, &steps[pick], &next);
+        suffix = next;
+        if (!nine_step_apply(bd, lib, &steps[pick], out)) return NINE_GREEDY_NO_MEMORY;
     }
     return NINE_GREEDY_OK;
 }

@@ -48,4 +48,20 @@ int nine_step_moves(int n, const nine_library *lib, const nine_step *step, uint8
 bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
                      nine_moves *out);
 
+/* The last moves of a solution in reduced form (nine_moves_push_reduced): a step is priced by
+ * what it really adds once swaps and turns that repeat across the join cancel. */
+#define NINE_SUFFIX 24
+typedef struct nine_suffix {
+    uint8_t v[NINE_SUFFIX];
+    uint8_t len;
+} nine_suffix;
+
+/* The columns swapped at the end of the suffix, after its last rotation. */
+uint64_t nine_suffix_tail(const nine_suffix *s);
+
+/* Appends step to suffix s into out (out may be s only if the caller copies first): the
+ * number of moves the step really adds (at most its cost; at least 1 in practice). */
+int nine_suffix_join(const nine_suffix *s, int n, const nine_library *lib, const nine_step *step,
+                     nine_suffix *out);
+
 #endif

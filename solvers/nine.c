@@ -3,18 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stdio.h>
 #include "nine_beam.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
 #include "nine_small.h"
 
-/* The improvement search (a beam search) gets at most a tenth of the budget and this many
- * milliseconds, so the answer never risks the request's deadline. */
-#define IMPROVE_MS 250
-#define BEAM_MAX_N 16
-#define BEAM_WIDTH 40
-#define BEAM_PER_NODE 8
+/* The improvement search (a beam search) gets at most a tenth of the budget and at most
+ * improve_ms, so the answer never risks the request's deadline. Boards above NINE_BEAM_MAX_N
+ * get the greedy construction only (it already takes a fifth of a second at 64 x 64). */
+
+void nine_options_default(nine_options *o)
+{
+    o->improve_ms = 250;
+    o->beam_width = 40;
+    o->beam_per_node = 16;
+}
 
 int nine_move_name(int move, char buf[4])
 {
@@ -58,32 +61,7 @@ bool nine_solvable(const nine_board *bd, nine_orbit_report *report)
 static size_t simplify(uint8_t *v, size_t len)
 {
     size_t top = 0;
-    for (size_t t = 0; t < len; t++) {
-        int m = v[t];
-        if (m >= NINE_MOVE_C0) {
-            size_t k = top;
-            while (k > 0 && v[k - 1] >= NINE_MOVE_C0 && v[k - 1] != m) k--;
-            if (k > 0 && v[k - 1] == m) {
-                memmove(v + k - 1, v + k, top - k);
-                top--;
-            } else {
-                v[top++] = (uint8_t)m;
-            }
-            continue;
-        }
-        size_t start = top;
-        while (start > 0 && v[start - 1] < NINE_MOVE_C0) start--;
-        int turn[2] = {0, 0};
-        for (size_t k = start; k < top; k++) turn[v[k] >> 1] += (v[k] & 1) ? 3 : 1;
-        turn[m >> 1] += (m & 1) ? 3 : 1;
-        top = start;
-        for (int side = 0; side < 2; side++) {
-            int q = turn[side] & 3, left = side * 2;
-            if (q == 1 || q == 2) v[top++] = (uint8_t)left;
-            if (q == 2) v[top++] = (uint8_t)left;
-            if (q == 3) v[top++] = (uint8_t)(left + 1);
-        }
-    }
+    for (size_t t = 0; t < len; t++) top = nine_moves_push_reduced(v, top, v[t]);
     while (top > 0 && v[top - 1] < NINE_MOVE_C0) top--;
     return top;
 }
@@ -94,7 +72,8 @@ static nine_status finish(nine_solution *out, nine_status status)
     return status;
 }
 
-static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b, nine_solution *out)
+static nine_status solve_large(const nine_board *bd, const nine_options *opt, budget *b,
+                               nine_solution *out)
 {
     const nine_library *lib = nine_library_get(bd->n);
     if (!lib) return finish(out, NINE_NO_MEMORY);
@@ -103,17 +82,15 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
     nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
     size_t raw_len = best.len;
     if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
-    if (st == NINE_GREEDY_OK && bd->n <= BEAM_MAX_N && improve_ms > 0) {
+    if (st == NINE_GREEDY_OK && bd->n <= NINE_BEAM_MAX_N && opt->improve_ms > 0 &&
+        opt->beam_width > 0 && opt->beam_per_node > 0) {
         /* The beam gets its own small slice; when it runs out the beam finishes greedily. */
         long slice = budget_remaining_ms(b);
-        slice = slice < 0 || slice / 10 > improve_ms ? improve_ms : slice / 10;
+        slice = slice < 0 || slice / 10 > opt->improve_ms ? opt->improve_ms : slice / 10;
         budget beam_budget;
         budget_init_ms(&beam_budget, slice, b->cancel);
-        int width = BEAM_WIDTH, per_node = BEAM_PER_NODE;
-        const char *env = getenv("NINE_BEAM"); /* tuning aid for bench_nine: "width,per_node" */
-        if (env) sscanf(env, "%d,%d", &width, &per_node);
-        nine_greedy_status bs =
-            nine_beam_solve(bd, lib, width, per_node, (int)raw_len, &trial, &beam_budget);
+        nine_greedy_status bs = nine_beam_solve(bd, lib, opt->beam_width, opt->beam_per_node,
+                                                (int)raw_len, &trial, &beam_budget);
         if (bs == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
         if (bs == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
             nine_moves swap = best;
@@ -133,10 +110,12 @@ static nine_status solve_large(const nine_board *bd, long improve_ms, budget *b,
 
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out)
 {
-    return nine_solve_ex(bd, max_moves, IMPROVE_MS, b, out);
+    nine_options opt;
+    nine_options_default(&opt);
+    return nine_solve_ex(bd, max_moves, &opt, b, out);
 }
 
-nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,
+nine_status nine_solve_ex(const nine_board *bd, long max_moves, const nine_options *opt, budget *b,
                           nine_solution *out)
 {
     memset(out, 0, sizeof *out);
@@ -157,7 +136,7 @@ nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms,
         out->move_count = (size_t)count;
         out->optimal = true;
     } else {
-        st = solve_large(bd, improve_ms, b, out);
+        st = solve_large(bd, opt, b, out);
     }
     if (st == NINE_OK && max_moves >= 0 && out->move_count > (size_t)max_moves) {
         free(out->moves); /* move_count stays: the length of the best answer found */

@@ -2,8 +2,8 @@
  * AL/AR/BL/BR (rotate A or B left/right) and Ck (swap column k of A and B).
  *
  * n <= 3 is answered from a breadth-first table (shortest answers); larger n by a greedy over a
- * library of short transfer sequences, improved by randomised restarts while a small slice of
- * the time budget lasts. */
+ * library of short transfer sequences (nine_greedy.c, nine_macro.c), improved for n <= 16 by a
+ * beam search (nine_beam.c) while a small slice of the time budget lasts. */
 #ifndef PUZZLED_NINE_H
 #define PUZZLED_NINE_H
 
@@ -40,9 +40,19 @@ typedef struct nine_solution {
 /* Solves bd. max_moves < 0: no limit. Fills *out (free it with nine_solution_free) and returns
  * out->status. */
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out);
-/* The same with the improvement search capped at improve_ms milliseconds (0: the plain
- * construction only, deterministic and fast; nine_solve uses a small default). */
-nine_status nine_solve_ex(const nine_board *bd, long max_moves, long improve_ms, budget *b,
+/* How hard nine_solve_ex tries beyond the construction (boards of 4 to 16). */
+typedef struct nine_options {
+    long improve_ms; /* the beam search's time cap (also at most a tenth of the budget); 0: none */
+    int beam_width;  /* partial solutions kept per cost */
+    int beam_per_node; /* steps tried from each */
+} nine_options;
+
+/* The defaults nine_solve uses. */
+void nine_options_default(nine_options *o);
+
+/* nine_solve with explicit options (improve_ms = 0: the plain construction only, fast and
+ * deterministic). */
+nine_status nine_solve_ex(const nine_board *bd, long max_moves, const nine_options *opt, budget *b,
                           nine_solution *out);
 void nine_solution_free(nine_solution *s);
 

@@ -1,7 +1,9 @@
 /* Beam search by cost: partial solutions are filed by the moves they have spent; buckets are
  * taken in order of cost and each keeps only the `width` partial solutions with the fewest ones
  * left in A. No exchange rate between moves and ones is needed, and the first solution reached
- * is the shortest the beam can see. Nodes live in one arena and are read back by parent link. */
+ * is the shortest the beam can see. A step is priced by what it adds to the reduced move list
+ * (swaps and turns that cancel across the join are free), which steers the search towards
+ * steps that overlap. Nodes live in one arena and are read back by parent link. */
 #include "nine_beam.h"
 
 #include <stdlib.h>
@@ -9,12 +11,30 @@
 
 #define SEEN_SLOTS ((size_t)1 << 16)
 
+/* A board of at most NINE_BEAM_MAX_N rows, packed: the arena holds tens of thousands. */
+typedef struct packed {
+    uint16_t a[NINE_BEAM_MAX_N], b[NINE_BEAM_MAX_N];
+} packed;
+
+static void pack(const nine_board *bd, packed *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < bd->n; i++) p->a[i] = (uint16_t)bd->a[i], p->b[i] = (uint16_t)bd->b[i];
+}
+
+static void unpack(const packed *p, int n, nine_board *bd)
+{
+    bd->n = n;
+    for (int i = 0; i < n; i++) bd->a[i] = p->a[i], bd->b[i] = p->b[i];
+}
+
 typedef struct node {
-    nine_board board;
+    packed board;
     uint64_t hash;
     int parent;
     nine_step step;
     int g, ones;
+    nine_suffix suffix; /* prices the next step by what it really adds */
 } node;
 
 typedef struct arena {
@@ -101,7 +121,8 @@ static nine_greedy_status finish_greedily(const arena *ar, const int *bucket, in
         if (ar->v[bucket[u]].ones < ar->v[pick].ones) pick = bucket[u];
     nine_moves moves = {0};
     if (!read_back(ar, pick, lib, start, &moves)) return NINE_GREEDY_NO_MEMORY;
-    nine_board bd = ar->v[pick].board;
+    nine_board bd;
+    unpack(&ar->v[pick].board, start->n, &bd);
     budget unlimited;
     budget_init_unlimited(&unlimited);
     nine_greedy_status st = nine_greedy_solve(&bd, lib, &moves, &unlimited);
@@ -124,8 +145,12 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     nine_step *steps = malloc(sizeof(nine_step) * (size_t)per_node);
     seen_set seen = {calloc(SEEN_SLOTS, sizeof(uint64_t)), calloc(SEEN_SLOTS, sizeof(int)),
                      SEEN_SLOTS - 1};
-    node root = {*start, board_hash(start),       -1, {0, 0, 0, 0, 0, 0, 0, 0},
-                 0,      nine_board_ones_a(start)};
+    node root;
+    memset(&root, 0, sizeof root);
+    pack(start, &root.board);
+    root.hash = board_hash(start);
+    root.parent = -1;
+    root.ones = nine_board_ones_a(start);
     int best = -1, at = -1;
     if (!buckets || !fill || !steps || !seen.key || !seen.cost ||
         (at = arena_push(&ar, &root)) < 0) {
@@ -142,12 +167,17 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 break;
             }
             int pi = buckets[(size_t)g * width + t];
-            int k = nine_step_candidates(&ar.v[pi].board, lib, steps, per_node);
+            nine_board parent;
+            unpack(&ar.v[pi].board, start->n, &parent);
+            int k = nine_step_candidates(&parent, lib, steps, per_node,
+                                         nine_suffix_tail(&ar.v[pi].suffix));
             for (int s = 0; s < k; s++) {
-                int cg = g + steps[s].cost;
-                if (cg >= bound) continue;
                 node x;
-                x.board = ar.v[pi].board;
+                int cg =
+                    g + nine_suffix_join(&ar.v[pi].suffix, start->n, lib, &steps[s], &x.suffix);
+                if (cg <= g) cg = g + 1; /* buckets up to g are done (a step undoing the last) */
+                if (cg >= bound) continue;
+                nine_board child = parent;
                 x.parent = pi;
                 x.step = steps[s];
                 x.g = cg;
@@ -161,8 +191,9 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                         if (ar.v[bk[u]].ones > ar.v[bk[worst]].ones) worst = u;
                     if (ar.v[bk[worst]].ones <= x.ones) continue;
                 }
-                nine_step_apply(&x.board, lib, &x.step, NULL);
-                x.hash = board_hash(&x.board);
+                nine_step_apply(&child, lib, &x.step, NULL);
+                x.hash = board_hash(&child);
+                pack(&child, &x.board);
                 if (seen_before(&seen, x.hash, cg)) continue;
                 int xi = arena_push(&ar, &x);
                 if (xi < 0) {

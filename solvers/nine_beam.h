@@ -5,6 +5,9 @@
 #include "budget.h"
 #include "nine_greedy.h"
 
+/* The beam packs boards; larger ones get the greedy construction only. */
+#define NINE_BEAM_MAX_N 16
+
 /* Seeks a solution of fewer than `bound` raw moves, each partial solution extended by its
  * `per_node` best steps and every cost keeping `width` of them. The answer replaces out's
  * contents; out->len == 0 when none was found. When the budget runs out first, the most promising

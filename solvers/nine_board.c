@@ -1,6 +1,7 @@
 #include "nine_board.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void rotate_left(uint64_t *dst, const uint64_t *src, int n)
 {
@@ -134,4 +135,31 @@ void nine_moves_free(nine_moves *list)
     free(list->v);
     list->v = NULL;
     list->len = list->cap = 0;
+}
+
+size_t nine_moves_push_reduced(uint8_t *v, size_t top, int m)
+{
+    if (m >= NINE_MOVE_C0) {
+        size_t k = top;
+        while (k > 0 && v[k - 1] >= NINE_MOVE_C0 && v[k - 1] != m) k--;
+        if (k > 0 && v[k - 1] == m) {
+            memmove(v + k - 1, v + k, top - k);
+            return top - 1;
+        }
+        v[top++] = (uint8_t)m;
+        return top;
+    }
+    size_t start = top;
+    while (start > 0 && v[start - 1] < NINE_MOVE_C0) start--;
+    int turn[2] = {0, 0};
+    for (size_t k = start; k < top; k++) turn[v[k] >> 1] += (v[k] & 1) ? 3 : 1;
+    turn[m >> 1] += (m & 1) ? 3 : 1;
+    top = start;
+    for (int side = 0; side < 2; side++) {
+        int q = turn[side] & 3, left = side * 2;
+        if (q == 1 || q == 2) v[top++] = (uint8_t)left;
+        if (q == 2) v[top++] = (uint8_t)left;
+        if (q == 3) v[top++] = (uint8_t)(left + 1);
+    }
+    return top;
 }

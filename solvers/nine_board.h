@@ -55,4 +55,10 @@ typedef struct nine_moves {
 bool nine_moves_push(nine_moves *list, int move);
 void nine_moves_free(nine_moves *list);
 
+/* Pushes move m onto the reduced sequence v[0..top) and returns its new length: a run of
+ * rotations is kept as its net turn of each matrix (A's first: A's and B's turns commute), and a
+ * column swap cancels its twin across other column swaps (they commute). v needs room for
+ * top + 1 moves. The answer's final form; trailing rotations are the caller's to drop. */
+size_t nine_moves_push_reduced(uint8_t *v, size_t top, int m);
+
 #endif

@@ -10,6 +10,9 @@
 
 static const int setup_cost[4] = {0, 1, 2, 1};
 
+/* The greedy re-prices this many of the best-looking steps exactly before it picks one. */
+#define GREEDY_SHORTLIST 8
+
 static int count_at(const uint64_t *m, int n, const uint16_t *cells, int k)
 {
     int ones = 0;
@@ -67,19 +70,22 @@ static int group_moves(const nine_step *s, uint8_t *moves)
     return len;
 }
 
+int nine_step_moves(int n, const nine_library *lib, const nine_step *step, uint8_t *moves)
+{
+    if (step->macro < 0) return group_moves(step, moves);
+    const nine_macro *m = &lib->macros[step->macro];
+    for (int t = 0; t < m->len; t++)
+        moves[t] = step->mirrored && m->moves[t] >= NINE_MOVE_C0
+                       ? (uint8_t)(NINE_MOVE_C0 + n - 1 - (m->moves[t] - NINE_MOVE_C0))
+                       : m->moves[t];
+    return m->len;
+}
+
 bool nine_step_apply(nine_board *bd, const nine_library *lib, const nine_step *step,
                      nine_moves *out)
 {
-    uint8_t group[2 * NINE_MAX_N + 8];
-    const uint8_t *moves;
-    int len;
-    if (step->macro >= 0) {
-        moves = lib->macros[step->macro].moves;
-        len = lib->macros[step->macro].len;
-    } else {
-        len = group_moves(step, group);
-        moves = group;
-    }
+    uint8_t moves[NINE_STEP_MAX_MOVES];
+    int len = nine_step_moves(bd->n, lib, step, moves);
     if (!push_setup(out, bd, step->qa, NINE_MOVE_AL) ||
         !push_setup(out, bd, step->qb, NINE_MOVE_BL))
         return false;
@@ -150,12 +156,12 @@ static void offer_groups(const nine_board *bd, const nine_library *lib,
                         uint64_t set = kind == 0 ? good_a[qa][x][lone] & good_b[qb][x][lone]
                                                  : good_a_t[qa][x][lone] & good_b_t[qb][x][lone];
                         int red = __builtin_popcountll(set);
-                        if (red < 2) continue; /* a single one: the library's commutator */
+                        if (red < lib->group_min) continue; /* the library has those */
                         int cost = 2 * red + 5 + setup;
                         if (*found == k && !before(red, cost, &best[k - 1])) continue;
                         nine_step s = {
-                            kind == 0 ? -1 : -2, (uint8_t)qa,  (uint8_t)qb, red, cost, set,
-                            (uint8_t)x,          (uint8_t)lone};
+                            kind == 0 ? -1 : -2, (uint8_t)qa,   (uint8_t)qb, red, cost, set,
+                            (uint8_t)x,          (uint8_t)lone, false};
                         offer(best, found, k, &s);
                     }
         }
@@ -163,7 +169,8 @@ static void offer_groups(const nine_board *bd, const nine_library *lib,
 
 /* The hot loop: built twice, with the popcnt instruction where the CPU has it. */
 __attribute__((target_clones("popcnt", "default"))) int
-nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k)
+nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *best, int k,
+                     uint64_t tail)
 {
     int n = bd->n, found = 0;
     uint64_t rot_a[4][NINE_MAX_N], rot_b[4][NINE_MAX_N], flat_a[4][2], flat_b[4][2];
@@ -178,24 +185,33 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
     uint64_t any_a[2] = {0, 0};
     if (lib->flat)
         for (int q = 0; q < 4; q++) any_a[0] |= flat_a[q][0], any_a[1] |= flat_a[q][1];
+    /* A step with no set-up whose leading swaps repeat trailing ones of the step before costs
+     * two moves less per repeat (the pair cancels). At most this much for any macro: */
+    int tail_count = __builtin_popcountll(tail);
+    int max_save = 2 * (tail_count < lib->max_lead ? tail_count : lib->max_lead);
     for (int mi = 0; mi < lib->count; mi++) {
         const nine_macro *m = &lib->macros[mi];
         int len = m->len;
         /* The library is sorted by transfers / len: once even that cannot enter, stop. */
-        if (found == k && !before(m->transfers, len, &best[k - 1])) break;
+        if (found == k && len > max_save && !before(m->transfers, len - max_save, &best[k - 1]))
+            break;
+        int save = 2 * __builtin_popcountll(tail & m->lead);
+        int save_mirror = m->mirror ? 2 * __builtin_popcountll(tail & m->lead_mirror) : 0;
+        int least = len - (save > save_mirror ? save : save_mirror);
+        if (least < 1) least = 1;
         int gain[4], loss[4], most = 0;
         const uint16_t *src = lib->pool + m->first;
         /* A cheap bound first: the cells that hold a one of A in any of its four turns. */
         if (lib->flat && found == k &&
-            !before(count_flat(any_a, lib->masks[mi]), len, &best[k - 1]))
+            !before(count_flat(any_a, lib->masks[mi]), least, &best[k - 1]))
             continue;
         for (int q = 0; q < 4; q++) {
             gain[q] = lib->flat ? count_flat(flat_a[q], lib->masks[mi])
                                 : count_at(rot_a[q], n, src, m->transfers);
             if (gain[q] > most) most = gain[q];
         }
-        /* Even the best gain at the bare length cannot enter the list: skip the 16 set-ups. */
-        if (most == 0 || (found == k && !before(most, len, &best[k - 1]))) continue;
+        /* Even the best gain at the least cost cannot enter the list: skip the 16 set-ups. */
+        if (most == 0 || (found == k && !before(most, least, &best[k - 1]))) continue;
         for (int q = 0; q < 4; q++)
             loss[q] = lib->flat ? count_flat(flat_b[q], lib->masks[mi] + 2)
                                 : count_at(rot_b[q], n, src + m->transfers, m->transfers);
@@ -203,9 +219,16 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
             for (int qb = 0; qb < 4; qb++) {
                 int red = gain[qa] - loss[qb];
                 if (red <= 0) continue;
-                int cost = len + setup_cost[qa] + setup_cost[qb];
+                /* Counts seen at turns (qa, qb) are also the mirror's at (qa + 2, qb + 2). */
+                int ma = (qa + 2) & 3, mb = (qb + 2) & 3;
+                int direct = len + setup_cost[qa] + setup_cost[qb] - (qa || qb ? 0 : save);
+                int mirrored = len + setup_cost[ma] + setup_cost[mb] - (ma || mb ? 0 : save_mirror);
+                bool use_mirror = m->mirror && mirrored < direct;
+                int sa = use_mirror ? ma : qa, sb = use_mirror ? mb : qb;
+                int cost = use_mirror ? mirrored : direct;
+                if (cost < 1) cost = 1;
                 if (found == k && !before(red, cost, &best[k - 1])) continue;
-                nine_step s = {mi, (uint8_t)qa, (uint8_t)qb, red, cost, 0, 0, 0};
+                nine_step s = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
                 offer(best, &found, k, &s);
             }
     }
@@ -213,14 +236,57 @@ nine_step_candidates(const nine_board *bd, const nine_library *lib, nine_step *b
     return found;
 }
 
+uint64_t nine_suffix_tail(const nine_suffix *s)
+{
+    uint64_t tail = 0;
+    for (int t = s->len; t > 0 && s->v[t - 1] >= NINE_MOVE_C0; t--)
+        tail |= (uint64_t)1 << (s->v[t - 1] - NINE_MOVE_C0);
+    return tail;
+}
+
+int nine_suffix_join(const nine_suffix *s, int n, const nine_library *lib, const nine_step *step,
+                     nine_suffix *out)
+{
+    uint8_t buf[NINE_SUFFIX + NINE_STEP_MAX_MOVES + 8], moves[NINE_STEP_MAX_MOVES + 4];
+    int len = 0;
+    for (int side = 0; side < 2; side++) {
+        int q = side ? step->qb : step->qa, left = side ? NINE_MOVE_BL : NINE_MOVE_AL;
+        if (q == 1 || q == 2) moves[len++] = (uint8_t)left;
+        if (q == 2) moves[len++] = (uint8_t)left;
+        if (q == 3) moves[len++] = (uint8_t)(left + 1);
+    }
+    len += nine_step_moves(n, lib, step, moves + len);
+    size_t top = s->len;
+    memcpy(buf, s->v, top);
+    for (int t = 0; t < len; t++) top = nine_moves_push_reduced(buf, top, moves[t]);
+    size_t keep = top > NINE_SUFFIX ? NINE_SUFFIX : top;
+    int added = (int)top - (int)s->len;
+    memcpy(out->v, buf + top - keep, keep);
+    out->len = (uint8_t)keep;
+    return added;
+}
+
 nine_greedy_status nine_greedy_solve(nine_board *bd, const nine_library *lib, nine_moves *out,
                                      budget *b)
 {
+    /* The few best steps by estimated price, then the best by the real one. */
+    nine_suffix suffix = {{0}, 0}, next;
+    nine_step steps[GREEDY_SHORTLIST];
     while (nine_board_ones_a(bd) > 0) {
         if (budget_expired(b)) return NINE_GREEDY_TIME_OUT;
-        nine_step step;
-        if (nine_step_candidates(bd, lib, &step, 1) == 0) break; /* only for unsolvable input */
-        if (!nine_step_apply(bd, lib, &step, out)) return NINE_GREEDY_NO_MEMORY;
+        int k = nine_step_candidates(bd, lib, steps, GREEDY_SHORTLIST, nine_suffix_tail(&suffix));
+        if (k == 0) break; /* only for unsolvable input */
+        int pick = -1, pick_cost = 0;
+        for (int t = 0; t < k; t++) {
+            int cost = nine_suffix_join(&suffix, bd->n, lib, &steps[t], &next);
+            if (cost < 1) cost = 1;
+            if (pick < 0 ||
+                before(steps[t].red, cost, &(nine_step){.red = steps[pick].red, .cost = pick_cost}))
+                pick = t, pick_cost = cost;
+        }
+        nine_suffix_join(&suffix, bd->n, lib, &steps[pick], &next);
+        suffix = next;
+        if (!nine_step_apply(bd, lib, &steps[pick], out)) return NINE_GREEDY_NO_MEMORY;
     }
     return NINE_GREEDY_OK;
 }

@@ -13,16 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Boards up to this size get every canonical sequence of up to ENUM_MAX_LEN moves that carries
- * 1..ENUM_MAX_TRANSFERS cells each way (found by enumeration once per process); larger boards
- * get the two families above, which need no search. */
+/* Boards up to ENUM_MAX_N get every canonical sequence of up to ENUM_MAX_LEN moves that carries
+ * 1..3 cells each way, or (ENUM_BULK_LEN moves or fewer) up to ENUM_MAX_TRANSFERS, found by
+ * enumeration once per process, plus the group commutators of up to GROUP_MAX cells; larger
+ * boards get the two families above, which need no search, and build groups on the fly.
+ * Measured on 9 x 9 (bench/RESULTS-nine.md): longer sequences or bigger groups barely shorten
+ * the answers and slow every search step. */
 #define ENUM_MAX_N 10
 #define ENUM_MAX_LEN 7
 #define ENUM_MAX_TRANSFERS 9
-#define GROUP_MAX 3
-#ifndef ENUM_BULK_LEN
 #define ENUM_BULK_LEN 5
-#endif
+#define GROUP_MAX 3
 
 typedef struct cell {
     int side, i, j;
@@ -91,6 +92,7 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
     memcpy(m->moves, moves, (size_t)len);
     m->transfers = (uint16_t)na;
     m->first = (uint32_t)lib->pool_len;
+    m->mirror = false;
     memset(m->flat_a, 0, sizeof m->flat_a);
     memset(m->flat_b, 0, sizeof m->flat_b);
     for (int t = 0; t < na && lib->flat; t++) {
@@ -255,6 +257,51 @@ static int by_rate(const void *x, const void *y)
     return (int)a->len - (int)b->len;
 }
 
+/* The cells of a flat mask turned half way: cell p -> n^2 - 1 - p. */
+static void half_turn(const uint64_t in[2], int nn, uint64_t out[2])
+{
+    out[0] = out[1] = 0;
+    for (int p = 0; p < nn; p++)
+        if ((in[p / 64] >> (p % 64)) & 1u)
+            out[(nn - 1 - p) / 64] |= (uint64_t)1 << ((nn - 1 - p) % 64);
+}
+
+static int by_masks(const void *x, const void *y)
+{
+    const nine_macro *a = x, *b = y;
+    for (int w = 0; w < 2; w++) {
+        if (a->flat_a[w] != b->flat_a[w]) return a->flat_a[w] < b->flat_a[w] ? -1 : 1;
+        if (a->flat_b[w] != b->flat_b[w]) return a->flat_b[w] < b->flat_b[w] ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Folds mirror pairs (the macros are sorted by effect, one per effect): the search evaluates a
+ * macro's mirror from the macro's own counts, so only one of each pair is kept. */
+static void fold_mirrors(nine_library *lib)
+{
+    int nn = lib->n * lib->n, kept = 0;
+    bool *dropped = calloc((size_t)lib->count, sizeof *dropped);
+    if (!dropped) return; /* no folding: correct, only slower */
+    for (int t = 0; t < lib->count; t++) {
+        if (dropped[t]) continue;
+        nine_macro key;
+        half_turn(lib->macros[t].flat_a, nn, key.flat_a);
+        half_turn(lib->macros[t].flat_b, nn, key.flat_b);
+        const nine_macro *hit =
+            bsearch(&key, lib->macros, (size_t)lib->count, sizeof key, by_masks);
+        int j = hit ? (int)(hit - lib->macros) : -1;
+        if (j > t && !dropped[j] && lib->macros[j].len == lib->macros[t].len) {
+            dropped[j] = true;
+            lib->macros[t].mirror = true;
+        }
+    }
+    for (int t = 0; t < lib->count; t++)
+        if (!dropped[t]) lib->macros[kept++] = lib->macros[t];
+    lib->count = kept;
+    free(dropped);
+}
+
 /* Drops macros whose effect a shorter one already has, and sorts by best possible rate so that
  * a search can stop at the first macro that cannot beat what it holds. */
 static void tidy(nine_library *lib)
@@ -270,14 +317,28 @@ static void tidy(nine_library *lib)
             lib->macros[kept++] = *m;
         }
         lib->count = kept;
+        fold_mirrors(lib);
     }
     qsort(lib->macros, (size_t)lib->count, sizeof *lib->macros, by_rate);
 }
 
 static bool pack_masks(nine_library *lib)
 {
+    int n = lib->n;
+    for (int t = 0; t < lib->count; t++) {
+        nine_macro *m = &lib->macros[t];
+        m->lead = m->lead_mirror = 0;
+        for (int u = 0; u < m->len && m->moves[u] >= NINE_MOVE_C0; u++) {
+            int col = m->moves[u] - NINE_MOVE_C0;
+            m->lead |= (uint64_t)1 << col;
+            m->lead_mirror |= (uint64_t)1 << (n - 1 - col);
+        }
+        int lead = __builtin_popcountll(m->lead);
+        if (lead > lib->max_lead) lib->max_lead = lead;
+    }
     if (!lib->flat) return true;
-    lib->masks = malloc(sizeof *lib->masks * (size_t)(lib->count ? lib->count : 1));
+    size_t count = lib->count > 0 ? (size_t)lib->count : 1;
+    lib->masks = malloc(sizeof *lib->masks * count);
     if (!lib->masks) return false;
     for (int t = 0; t < lib->count; t++) {
         const nine_macro *m = &lib->macros[t];
@@ -302,9 +363,11 @@ bool nine_library_build(nine_library *lib, int n)
         uint8_t m[1] = {(uint8_t)(NINE_MOVE_C0 + c)};
         ok = add_macro(bd, m, 1);
     }
+    lib->group_min = 2;
     if (n <= ENUM_MAX_N) {
         if (ok) ok = enumerate(bd, n);
         if (ok) ok = add_groups(bd, n);
+        lib->group_min = GROUP_MAX + 1; /* smaller groups are in the library already */
     } else {
         for (int x = 0; x < 4 && ok; x++)
             for (int c = 0; c < n && ok; c++) {
@@ -312,26 +375,26 @@ bool nine_library_build(nine_library *lib, int n)
                 uint8_t m[5] = {cc, (uint8_t)x, cc, (uint8_t)(x ^ 1), cc};
                 ok = add_macro(bd, m, 5);
             }
-        lib->comm = malloc(sizeof(int16_t) * 2 * 4 * (size_t)(n * n));
-        ok = ok && lib->comm;
-        for (int x = 0; x < 4 && ok; x++)
-            for (int a = 0; a < n && ok; a++)
-                for (int b = 0; b < n && ok; b++) {
-                    int16_t *entry = lib->comm + ((x * n + a) * n + b) * 2;
-                    entry[0] = entry[1] = -1;
-                    if (a == b) continue;
-                    uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
-                    uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
-                    int before = lib->count;
-                    ok = add_macro(bd, m, 7);
-                    const nine_macro *added = &lib->macros[lib->count - 1];
-                    if (ok && lib->count > before && added->transfers == 1) {
-                        int cell_a = lib->pool[added->first], cell_b = lib->pool[added->first + 1];
-                        entry[0] = (int16_t)(((cell_a / n) << 8) | (cell_a % n));
-                        entry[1] = (int16_t)(((cell_b / n) << 8) | (cell_b % n));
-                    }
-                }
     }
+    lib->comm = malloc(sizeof(int16_t) * 2 * 4 * (size_t)(n * n));
+    ok = ok && lib->comm;
+    for (int x = 0; x < 4 && ok; x++)
+        for (int a = 0; a < n && ok; a++)
+            for (int b = 0; b < n && ok; b++) {
+                int16_t *entry = lib->comm + ((x * n + a) * n + b) * 2;
+                entry[0] = entry[1] = -1;
+                if (a == b) continue;
+                uint8_t ca = (uint8_t)(NINE_MOVE_C0 + a), cb = (uint8_t)(NINE_MOVE_C0 + b);
+                uint8_t m[7] = {ca, (uint8_t)x, cb, (uint8_t)(x ^ 1), ca, (uint8_t)x, cb};
+                int before = lib->count;
+                ok = add_macro(bd, m, 7);
+                const nine_macro *added = &lib->macros[lib->count - 1];
+                if (ok && lib->count > before && added->transfers == 1) {
+                    int cell_a = lib->pool[added->first], cell_b = lib->pool[added->first + 1];
+                    entry[0] = (int16_t)(((cell_a / n) << 8) | (cell_a % n));
+                    entry[1] = (int16_t)(((cell_b / n) << 8) | (cell_b % n));
+                }
+            }
     free(bd);
     if (ok) tidy(lib);
     if (ok) ok = pack_masks(lib);

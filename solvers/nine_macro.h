@@ -18,6 +18,10 @@ typedef struct nine_macro {
     uint16_t transfers; /* cells each way */
     uint32_t first;     /* index in the library's pool: A sources, then as many B sources */
     uint64_t flat_a[2], flat_b[2]; /* the same as bit sets of cells i * n + j, when n * n <= 128 */
+    /* Its mirror image (column k -> n+1-k, i.e. the macro seen with both boards turned half way)
+     * is in the library too, folded into this entry: its sources are these turned half way. */
+    bool mirror;
+    uint64_t lead, lead_mirror; /* the columns of its leading swaps (and of its mirror's) */
 } nine_macro;
 
 typedef uint64_t nine_masks[4]; /* a macro's flat_a and flat_b, packed for the search loop */
@@ -35,6 +39,8 @@ typedef struct nine_library {
      * -1 when a == b.
      * Commutators sharing a or b combine into one group commutator (see nine_greedy.c). */
     int16_t *comm;
+    int group_min; /* the least group worth building on the fly */
+    int max_lead;  /* the most leading swaps of any macro */
 } nine_library;
 
 /* Builds the library for n (2 <= n <= 64): every column swap, and either (small n) every short

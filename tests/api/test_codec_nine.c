@@ -340,6 +340,33 @@ START_TEST(size_limits)
 }
 END_TEST
 
+/* Random texts of 0, 1, line breaks, spaces and strangers: never a crash, always either an
+ * answer ending in one newline or one of the two text errors. */
+START_TEST(random_texts_never_break_the_codec)
+{
+    static const char alphabet[] = "0101010\n\n\n \r2x";
+    unsigned state = 12345;
+    for (int rep = 0; rep < 3000; rep++) {
+        char text[64];
+        size_t len = (size_t)(rep % 40);
+        for (size_t i = 0; i < len; i++) {
+            state = state * 1103515245u + 12345u;
+            text[i] = alphabet[(state >> 16) % (sizeof alphabet - 1)];
+        }
+        text[len] = '\0';
+        api_error err;
+        char *out = run(text, API_FORMAT_TEXT, &err);
+        if (out) {
+            size_t n = strlen(out);
+            ck_assert(n >= 2 && out[n - 1] == '\n' && out[n - 2] != '\n');
+            free(out);
+        } else {
+            ck_assert(err.code == API_MALFORMED_TEXT || err.code == API_INVALID_BOARD);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("codec_nine");
@@ -353,6 +380,7 @@ int main(void)
     tcase_add_loop_test(tc, bad_requests_give_their_code_and_path, 0,
                         (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, size_limits);
+    tcase_add_test(tc, random_texts_never_break_the_codec);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -89,7 +89,10 @@ static long solve_and_replay(const grid *g, long max_moves, long improve_ms, boo
     budget b;
     budget_init_unlimited(&b);
     nine_solution s;
-    nine_status st = nine_solve_ex(&bd, max_moves, improve_ms, &b, &s);
+    nine_options opt;
+    nine_options_default(&opt);
+    opt.improve_ms = improve_ms;
+    nine_status st = nine_solve_ex(&bd, max_moves, &opt, &b, &s);
     ck_assert_int_eq(st, s.status);
     if (optimal) *optimal = s.optimal;
     if (st != NINE_OK) {
@@ -251,6 +254,21 @@ START_TEST(random_9x9_states_with_the_default_improvement)
 }
 END_TEST
 
+START_TEST(the_beam_search_replays_on_other_sizes)
+{
+    static const int sizes[] = {4, 5, 6, 7, 8, 10, 11, 12, 16};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int rep = 0; rep < 3; rep++) {
+            grid g;
+            random_solvable(&g, sizes[k]);
+            long plain = solve_and_replay(&g, -1, 0, NULL);
+            long improved = solve_and_replay(&g, -1, 100, NULL);
+            ck_assert_int_ge(improved, 0);
+            ck_assert_int_le(improved, plain);
+        }
+}
+END_TEST
+
 START_TEST(the_most_ones_in_a_9x9)
 {
     grid g;
@@ -403,6 +421,7 @@ int main(void)
     tcase_add_test(tc, every_3x3_state_gets_a_shortest_answer);
     tcase_add_test(tc, random_9x9_states_within_999_moves);
     tcase_add_test(tc, random_9x9_states_with_the_default_improvement);
+    tcase_add_test(tc, the_beam_search_replays_on_other_sizes);
     tcase_add_test(tc, the_most_ones_in_a_9x9);
     tcase_add_test(tc, random_states_of_other_sizes);
     tcase_add_test(tc, every_2x2_state_gets_a_shortest_answer);

@@ -12,17 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
+
 #include "answer.h"
 #include "invariant_boards.h"
 
 extern const api_puzzle codec_invariant_boards;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 static void solve_range(int lo, int hi)
 {

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #include "mayan.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
@@ -57,14 +59,6 @@ static bool live(const mayan_board *b)
     for (int v = 1; v <= MAYAN_MAX_COLOUR; v++)
         if (counts[v] == 1 || counts[v] == 2) return false;
     return true;
-}
-
-/* CPU time of this thread: the machine is shared, and wall time would count other processes. */
-static double cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 typedef struct tally {

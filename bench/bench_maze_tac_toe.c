@@ -14,6 +14,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #include "answer.h"
 #include "maze_tac_toe.h"
 
@@ -76,20 +78,6 @@ static void to_cells(const char *text, unsigned char *cells, maze_tac_toe_maze *
         }
     m->n = n;
     m->cells = cells;
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static long peak_rss_kib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
 }
 
 static int cmp_double(const void *a, const void *b)

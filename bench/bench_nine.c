@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #include "budget.h"
 #include "nine.h"
 #include "nine_macro.h"
@@ -45,21 +47,6 @@ static void random_solvable(nine_board *bd, int n)
                 m[cells[t][0]] |= (uint64_t)1 << cells[t][1];
             }
         }
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* CPU time of this thread: steadier than the wall clock on a shared machine. */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static double total_cpu_ms;

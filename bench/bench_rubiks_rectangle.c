@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #include "answer.h"
 #include "rubiks_rectangle.h"
 
@@ -22,21 +24,6 @@ static uint64_t rng(void)
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return rng_state;
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-/* CPU time of this (single-threaded) process: steadier than wall time on a shared machine. */
-static double cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 static void flip(int32_t *cells, int h, int w, int32_t move)
@@ -80,13 +67,6 @@ static bool sorts(const int32_t *cells, int h, int w, const rubiks_rectangle_ans
     for (size_t i = 0; i < n && ok; i++) ok = copy[i] == (int32_t)(i + 1);
     free(copy);
     return ok;
-}
-
-static long peak_rss_kib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
 }
 
 /* The board as a JSON request body. */

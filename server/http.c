@@ -355,6 +355,16 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
  * the final call answers 413. Returns false when the client keeps sending far past the cap
  * (more than DISCARD_MAX bytes dropped): the connection is then closed without an answer
  * rather than read forever. */
+/* From here on the body is dropped, not kept; the final call answers 413. */
+static void drop_body(request *r, size_t incoming)
+{
+    r->oversize = true;
+    r->discarded = r->len + incoming;
+    free(r->body);
+    r->body = NULL;
+    r->len = r->cap = 0;
+}
+
 static bool take_body(request *r, const char *data, size_t size)
 {
     size_t max = r->srv->cfg.max_body;
@@ -363,11 +373,7 @@ static bool take_body(request *r, const char *data, size_t size)
         return r->discarded <= DISCARD_MAX;
     }
     if (size > max - r->len) {
-        r->oversize = true;
-        r->discarded = r->len + size;
-        free(r->body);
-        r->body = NULL;
-        r->len = r->cap = 0;
+        drop_body(r, size);
         return true;
     }
     if (r->len + size + 1 > r->cap) {
@@ -376,11 +382,7 @@ static bool take_body(request *r, const char *data, size_t size)
         if (cap > max + 1) cap = max + 1;
         char *grown = realloc(r->body, cap);
         if (!grown) { /* answered as too large: the server cannot hold it */
-            r->oversize = true;
-            r->discarded = r->len + size;
-            free(r->body);
-            r->body = NULL;
-            r->len = r->cap = 0;
+            drop_body(r, size);
             return true;
         }
         r->body = grown;

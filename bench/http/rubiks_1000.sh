@@ -1,0 +1,47 @@
+#!/bin/sh
+# A scrambled 1000 x 1000 Rubik's Rectangle over HTTP: time from the first byte sent to the last
+# byte of the (chunked, ~1.5 MB) answer received, measured by curl, on loopback.
+#   bench/http/rubiks_1000.sh [path/to/puzzled] [flips=40000] [runs=5]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+binary=${1:-$here/../../build/puzzled}
+flips=${2:-40000}
+runs=${3:-5}
+port=${PUZZLED_PORT_BENCH:-18082}
+work=$(mktemp -d)
+pid=""
+cleanup() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+python3 - "$flips" >"$work/body.json" <<'PY'
+import random, sys
+h = w = 1000
+flips = int(sys.argv[1])
+random.seed(1)
+b = [[i * w + j + 1 for j in range(w)] for i in range(h)]
+for _ in range(flips):
+    if random.random() < 0.5:
+        r = random.randrange(h); b[r].reverse()
+    else:
+        c = random.randrange(w); col = [b[i][c] for i in range(h)][::-1]
+        for i in range(h): b[i][c] = col[i]
+sys.stdout.write('{"board":[' + ','.join('[' + ','.join(map(str, row)) + ']' for row in b) + ']}')
+PY
+
+"$binary" --port "$port" --bind 127.0.0.1 >/dev/null &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break
+    sleep 0.2
+done
+echo "body: $(wc -c <"$work/body.json") bytes, $flips random flips"
+for i in $(seq "$runs"); do
+    curl -s -o "$work/answer.json" -w "run $i: %{http_code} %{time_total}s total, %{size_download} bytes answer\n" \
+        -H 'Content-Type: application/json' --data-binary @"$work/body.json" \
+        "http://127.0.0.1:$port/solve/rubiks-rectangle"
+done
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); print('moves:', a['move_count'])" "$work/answer.json"

@@ -302,6 +302,17 @@ START_TEST(contest_sample_gives_eight)
 }
 END_TEST
 
+/* The reference search finds exactly one winning board, `want`, and the solver agrees. */
+static void check_single_win(int n, const char *const *lines, const char *want)
+{
+    static char expected[REF_BOARDS][10];
+    static ref_maze m;
+    ref_from_lines(&m, n, lines);
+    ck_assert_uint_eq(ref_search(&m, expected), 1);
+    ck_assert_str_eq(expected[0], want);
+    ck_assert_uint_eq(check_agreement(&m), 1);
+}
+
 START_TEST(same_board_by_many_paths_counts_once)
 {
     /* M11, O12, O13 twice each, all around the start: six orders, many cells, one board. */
@@ -322,12 +333,7 @@ START_TEST(first_win_stops_the_walk_at_once)
         "#####################", "#####################", "#####################",
         "#####################",
     };
-    static char expected[REF_BOARDS][10];
-    static ref_maze m;
-    ref_from_lines(&m, 7, maze);
-    ck_assert_uint_eq(ref_search(&m, expected), 1);
-    ck_assert_str_eq(expected[0], "MOO......");
-    ck_assert_uint_eq(check_agreement(&m), 1);
+    check_single_win(7, maze, "MOO......");
 }
 END_TEST
 
@@ -339,12 +345,7 @@ START_TEST(taken_square_is_walked_over)
         "##################", "###BBBM11O11O12###", "############O13###",
         "##################", "##################", "##################",
     };
-    static char expected[REF_BOARDS][10];
-    static ref_maze m;
-    ref_from_lines(&m, 6, maze);
-    ck_assert_uint_eq(ref_search(&m, expected), 1);
-    ck_assert_str_eq(expected[0], "MOO......");
-    ck_assert_uint_eq(check_agreement(&m), 1);
+    check_single_win(6, maze, "MOO......");
 }
 END_TEST
 
@@ -357,12 +358,7 @@ START_TEST(a_win_blocks_a_later_different_win)
         "#####################", "#####################", "#####################",
         "#####################",
     };
-    static char expected[REF_BOARDS][10];
-    static ref_maze m;
-    ref_from_lines(&m, 7, maze);
-    ck_assert_uint_eq(ref_search(&m, expected), 1);
-    ck_assert_str_eq(expected[0], "M..O..O..");
-    ck_assert_uint_eq(check_agreement(&m), 1);
+    check_single_win(7, maze, "M..O..O..");
 }
 END_TEST
 

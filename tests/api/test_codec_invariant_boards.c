@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "api/read_answer.h"
 
 extern const api_puzzle codec_invariant_boards;
 
@@ -20,20 +21,7 @@ typedef struct outcome {
 static outcome run_budget(api_format fmt, const char *body, budget *b, size_t read_size)
 {
     outcome o = {0};
-    api_answer *a = api_answer_solve(&codec_invariant_boards, fmt, body, strlen(body), b, &o.err);
-    if (!a) return o;
-    size_t cap = 1 << 16;
-    o.body = malloc(cap);
-    char *chunk = malloc(read_size);
-    size_t n;
-    while ((n = api_answer_read(a, chunk, read_size)) > 0) {
-        if (o.len + n + 1 > cap) o.body = realloc(o.body, cap *= 2);
-        memcpy(o.body + o.len, chunk, n);
-        o.len += n;
-    }
-    o.body[o.len] = '\0';
-    free(chunk);
-    api_answer_free(a);
+    o.body = read_answer(&codec_invariant_boards, fmt, body, b, read_size, &o.len, &o.err);
     return o;
 }
 

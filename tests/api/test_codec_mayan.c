@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "api/read_answer.h"
 
 extern const api_puzzle codec_mayan;
 
@@ -16,24 +17,7 @@ extern const api_puzzle codec_mayan;
  * answer read in small pieces (malloc'd), or NULL with *err filled. */
 static char *run(api_format fmt, const char *body, long ms, api_error *err)
 {
-    budget b;
-    if (ms < 0)
-        budget_init_unlimited(&b);
-    else
-        budget_init_ms(&b, ms, NULL);
-    memset(err, 0, sizeof *err);
-    api_answer *a = api_answer_solve(&codec_mayan, fmt, body, strlen(body), &b, err);
-    if (!a) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap + 1);
-    size_t n;
-    while ((n = api_answer_read(a, out + len, 7)) > 0) {
-        len += n;
-        ck_assert_uint_lt(len, cap);
-    }
-    out[len] = '\0';
-    api_answer_free(a);
-    return out;
+    return read_answer_ms(&codec_mayan, fmt, body, ms, 7, NULL, err);
 }
 
 static char *run_json(const char *body)

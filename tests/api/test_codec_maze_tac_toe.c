@@ -9,6 +9,7 @@
 
 #include "answer.h"
 #include "puzzle.h"
+#include "api/read_answer.h"
 
 extern const api_puzzle codec_maze_tac_toe;
 
@@ -29,29 +30,8 @@ typedef struct outcome {
 static outcome run(api_format fmt, const char *body, long budget_ms)
 {
     outcome o = {0};
-    budget b;
-    if (budget_ms < 0)
-        budget_init_unlimited(&b);
-    else
-        budget_init_ms(&b, budget_ms, NULL);
-    api_answer *a = api_answer_solve(&codec_maze_tac_toe, fmt, body, strlen(body), &b, &o.err);
-    if (!a) return o;
-    o.ok = true;
-    size_t cap = 1024;
-    o.body = malloc(cap);
-    for (;;) {
-        if (cap - o.len < 1000) o.body = realloc(o.body, cap *= 2);
-        ck_assert_ptr_nonnull(o.body);
-        size_t got = api_answer_read(a, o.body + o.len, 997);
-        if (!got) break;
-        o.len += got;
-    }
-    o.body[o.len] = '\0';
-    if (fmt == API_FORMAT_JSON)
-        ck_assert_str_eq(api_answer_content_type(a), "application/json");
-    else
-        ck_assert_str_eq(api_answer_content_type(a), "text/plain; charset=utf-8");
-    api_answer_free(a);
+    o.body = read_answer_ms(&codec_maze_tac_toe, fmt, body, budget_ms, 997, &o.len, &o.err);
+    o.ok = o.body != NULL;
     return o;
 }
 

@@ -8,6 +8,7 @@
 
 #include "answer.h"
 #include "puzzle.h"
+#include "api/read_answer.h"
 
 extern const api_puzzle codec_nine;
 
@@ -54,22 +55,7 @@ static const grid sample = {3, {"100", "000", "000"}, {"111", "111", "011"}};
 /* The whole answer, read in small pieces to exercise the streaming; NULL + *err on failure. */
 static char *run(const char *body, api_format fmt, api_error *err)
 {
-    budget b;
-    budget_init_ms(&b, 10000, NULL);
-    memset(err, 0, sizeof *err);
-    api_answer *a = api_answer_solve(&codec_nine, fmt, body, strlen(body), &b, err);
-    if (!a) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap);
-    for (;;) {
-        if (cap - len < 64) out = realloc(out, cap *= 2);
-        size_t got = api_answer_read(a, out + len, 37);
-        if (got == 0) break;
-        len += got;
-    }
-    out[len] = '\0';
-    api_answer_free(a);
-    return out;
+    return read_answer_ms(&codec_nine, fmt, body, 10000, 37, NULL, err);
 }
 
 START_TEST(sample_json_gives_a_shortest_answer)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "api/read_answer.h"
 
 extern const api_puzzle codec_rubiks_rectangle;
 
@@ -56,25 +57,7 @@ static bool is_sorted(const int32_t *cells, size_t n)
 /* Solves body and reads the whole answer in pieces of `piece` bytes; NULL + err on failure. */
 static char *run(api_format fmt, const char *body, size_t piece, api_error *err, long budget_ms)
 {
-    budget b;
-    if (budget_ms < 0)
-        budget_init_unlimited(&b);
-    else
-        budget_init_ms(&b, budget_ms, NULL);
-    memset(err, 0, sizeof *err);
-    api_answer *a = api_answer_solve(&codec_rubiks_rectangle, fmt, body, strlen(body), &b, err);
-    if (!a) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap);
-    for (;;) {
-        if (cap - len < piece + 1) out = realloc(out, cap *= 2);
-        size_t got = api_answer_read(a, out + len, piece);
-        if (got == 0) break;
-        len += got;
-    }
-    out[len] = '\0';
-    api_answer_free(a);
-    return out;
+    return read_answer_ms(&codec_rubiks_rectangle, fmt, body, budget_ms, piece, NULL, err);
 }
 
 static char *run_ok(api_format fmt, const char *body)

@@ -69,8 +69,8 @@ END_TEST
 
 START_TEST(sample_text_byte_exact)
 {
-    char *in = read_file(PUZZLED_SHARED_DIR "/testdata/mayan/sample.in");
-    char *want = read_file(PUZZLED_SHARED_DIR "/testdata/mayan/sample.out");
+    char *in = read_file(PUZZLED_TEST_DATA "/mayan/sample.in");
+    char *want = read_file(PUZZLED_TEST_DATA "/mayan/sample.out");
     api_error err;
     char *out = run(API_FORMAT_TEXT, in, -1, &err);
     ck_assert_msg(out != NULL, "%s", err.message);

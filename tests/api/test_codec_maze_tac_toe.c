@@ -153,14 +153,14 @@ static bool letters_win(const char *t)
 static char *read_case(const char *name, long *answer)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/testdata/maze-tac-toe/%s.in", PUZZLED_SHARED_DIR, name);
+    snprintf(path, sizeof path, "%s/maze-tac-toe/%s.in", PUZZLED_TEST_DATA, name);
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     char *buf = calloc(1, 1 << 16);
     size_t n = fread(buf, 1, (1 << 16) - 1, f);
     fclose(f);
     buf[n] = '\0';
-    snprintf(path, sizeof path, "%s/testdata/maze-tac-toe/%s.out", PUZZLED_SHARED_DIR, name);
+    snprintf(path, sizeof path, "%s/maze-tac-toe/%s.out", PUZZLED_TEST_DATA, name);
     f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(fscanf(f, "%ld", answer), 1);

@@ -99,7 +99,7 @@ START_TEST(sample_text_gives_a_shortest_answer)
 {
     api_error err;
     char *out =
-        run(read_file(PUZZLED_SHARED_DIR "/testdata/nine/sample.in"), API_FORMAT_TEXT, &err);
+        run(read_file(PUZZLED_TEST_DATA "/nine/sample.in"), API_FORMAT_TEXT, &err);
     ck_assert_ptr_nonnull(out);
     size_t len = strlen(out);
     ck_assert(len >= 2 && out[len - 1] == '\n' && out[len - 2] != '\n');
@@ -115,7 +115,7 @@ START_TEST(sample_text_gives_a_shortest_answer)
     ck_assert(sim_goal(&g));
     free(out);
     /* The statement's own 9-move answer replays with the same simulator (rotation check). */
-    char *expected = read_file(PUZZLED_SHARED_DIR "/testdata/nine/sample.out");
+    char *expected = read_file(PUZZLED_TEST_DATA "/nine/sample.out");
     g = sample;
     line = strtok_r(expected, "\n", &save);
     ck_assert_str_eq(line, "9");

@@ -205,8 +205,8 @@ static char *slurp(const char *path)
 
 START_TEST(testdata_verdicts_match)
 {
-    char *in = slurp(PUZZLED_SHARED_DIR "/testdata/rubiks-rectangle/rubik.in");
-    char *expected = slurp(PUZZLED_SHARED_DIR "/testdata/rubiks-rectangle/rubik.verdict");
+    char *in = slurp(PUZZLED_TEST_DATA "/rubiks-rectangle/rubik.in");
+    char *expected = slurp(PUZZLED_TEST_DATA "/rubiks-rectangle/rubik.verdict");
     contest c;
     contest_parse(in, &c);
     ck_assert_int_eq(c.count, 61);

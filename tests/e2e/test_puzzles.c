@@ -1,4 +1,4 @@
-/* Every puzzle end to end through the real server: the contests' data from shared/testdata in
+/* Every puzzle end to end through the real server: the contests' data from tests/data in
  * the contest text format (answers diffed where they are unique, replayed where they are not)
  * and in JSON, including a streamed 1000 x 1000 Rubik's Rectangle answer. Expected answers come
  * from the data files or from this file's own simulators, never from the solvers. */
@@ -10,7 +10,7 @@
 
 #include "e2e/harness.h"
 
-#define DATA PUZZLED_SHARED_DIR "/testdata/"
+#define DATA PUZZLED_TEST_DATA "/"
 
 static char *read_data(const char *name, size_t *len)
 {

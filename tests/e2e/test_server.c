@@ -685,7 +685,7 @@ START_TEST(nine_sample_json_and_text)
     free(body);
 
     size_t len;
-    char *text = harness_read_file(PUZZLED_SHARED_DIR "/testdata/nine/sample.in", &len);
+    char *text = harness_read_file(PUZZLED_TEST_DATA "/nine/sample.in", &len);
     ck_assert_ptr_nonnull(text);
     ck_assert(harness_request(&s, "POST", "/solve/nine", "text/plain", text, len, NULL, &r));
     ck_assert_msg(r.status == 200, "status %ld: %s", r.status, r.body);

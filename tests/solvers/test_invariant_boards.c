@@ -287,7 +287,7 @@ static void cells_dims(int n, int dims[8])
 
 static void read_table(unsigned long table[31])
 {
-    FILE *f = fopen(PUZZLED_SHARED_DIR "/testdata/invariant-boards/answers.tsv", "r");
+    FILE *f = fopen(PUZZLED_TEST_DATA "/invariant-boards/answers.tsv", "r");
     ck_assert_ptr_nonnull(f);
     char line[128];
     int rows = 0;

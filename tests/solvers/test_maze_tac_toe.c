@@ -461,7 +461,7 @@ END_TEST
 static bool read_case(const char *name, ref_maze *m, long *answer)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/testdata/maze-tac-toe/%s.in", PUZZLED_SHARED_DIR, name);
+    snprintf(path, sizeof path, "%s/maze-tac-toe/%s.in", PUZZLED_TEST_DATA, name);
     FILE *f = fopen(path, "r");
     if (!f) return false;
     int n = 0;
@@ -475,7 +475,7 @@ static bool read_case(const char *name, ref_maze *m, long *answer)
     }
     fclose(f);
     ref_from_lines(m, n, lines);
-    snprintf(path, sizeof path, "%s/testdata/maze-tac-toe/%s.out", PUZZLED_SHARED_DIR, name);
+    snprintf(path, sizeof path, "%s/maze-tac-toe/%s.out", PUZZLED_TEST_DATA, name);
     f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(fscanf(f, "%ld", answer), 1);
@@ -486,7 +486,7 @@ static bool read_case(const char *name, ref_maze *m, long *answer)
 START_TEST(testdata_answers)
 {
     /* Every <name>.in of the shared data, whatever is there. */
-    DIR *dir = opendir(PUZZLED_SHARED_DIR "/testdata/maze-tac-toe");
+    DIR *dir = opendir(PUZZLED_TEST_DATA "/maze-tac-toe");
     ck_assert_ptr_nonnull(dir);
     static ref_maze m;
     static unsigned char cells[100 * 100];

@@ -121,7 +121,10 @@ static invariant_boards_status kernel(work *wk)
     size_t n = wk->n;
     gf2_poly p, c, q;
     invariant_boards_status st = IB_NO_MEMORY;
-    bool ok = gf2_poly_init(&p, (long)n) & gf2_poly_init(&c, (long)n) & gf2_poly_init(&q, (long)n);
+    /* All three are initialised whatever fails, so that `done` can free each one. */
+    bool ok = gf2_poly_init(&p, (long)n);
+    ok &= gf2_poly_init(&c, (long)n);
+    ok &= gf2_poly_init(&q, (long)n);
     if (!ok) goto done;
     st = IB_TIME_LIMIT;
     if (!chain_poly(&p, n, false, wk->b) || !chain_poly(&q, n, true, wk->b)) goto done;

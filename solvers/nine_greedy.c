@@ -168,9 +168,10 @@ static void offer_groups(const nine_board *bd, const nine_library *lib,
 }
 
 /* The hot loop: on x86-64 built twice, with the popcnt instruction where the CPU has it (about
- * 4x faster). Elsewhere (arm64 images) and under ThreadSanitizer, whose runtime is not up yet
- * when the ifunc resolver runs, one plain build. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__)
+ * 4x faster). Elsewhere (arm64 images), under ThreadSanitizer, whose runtime is not up yet
+ * when the ifunc resolver runs, and with clang (14 does not emit the symbol other files call),
+ * one plain build. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define NINE_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define NINE_POPCNT_CLONES

@@ -46,12 +46,58 @@ bool api_fail(api_error *err, api_error_code code, const char *path, const char 
     return false;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF), or 0 when s does not start one. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    unsigned char lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        if (s[0] == 0xe0) lo = 0xa0;
+        if (s[0] == 0xed) hi = 0x9f;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        if (s[0] == 0xf0) lo = 0x90;
+        if (s[0] == 0xf4) hi = 0x8f;
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
+/* Messages and paths quote request bytes, which need not be UTF-8 (or were cut inside a
+ * character): each byte outside a well-formed sequence is written as the text \xHH, so the
+ * body is always JSON. dst has room for 4 * strlen(src) + 1. */
+static void utf8_escape_invalid(char *dst, const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    while (*s) {
+        size_t n = utf8_sequence(s);
+        if (n) {
+            memcpy(dst, s, n);
+            dst += n;
+            s += n;
+        } else {
+            dst += sprintf(dst, "\\x%02x", *s++);
+        }
+    }
+    *dst = '\0';
+}
+
 char *api_error_json(const api_error *err, size_t *len)
 {
-    json_t *inner = json_pack("{s:s, s:s}", "code", api_error_name(err->code), "message",
-                              err->message[0] ? err->message : api_error_name(err->code));
+    char message[4 * API_MESSAGE_MAX], path[4 * API_PATH_MAX];
+    utf8_escape_invalid(message, err->message[0] ? err->message : api_error_name(err->code));
+    utf8_escape_invalid(path, err->path);
+    json_t *inner = json_pack("{s:s, s:s}", "code", api_error_name(err->code), "message", message);
     if (!inner) return NULL;
-    if (err->path[0]) json_object_set_new(inner, "path", json_string(err->path));
+    if (path[0]) json_object_set_new(inner, "path", json_string(path));
     json_t *root = json_pack("{s:o}", "error", inner);
     if (!root) return NULL;
     char *text = json_dumps(root, JSON_COMPACT);

@@ -74,8 +74,10 @@ static void to_board(const grid *g, nine_board *bd)
 {
     memset(bd, 0, sizeof *bd);
     bd->n = g->n;
-    for (int i = 0; i < g->n; i++)
-        for (int j = 0; j < g->n; j++) {
+    /* n <= MAXN said twice: gcc -O2 under ASan cannot see it (-Warray-bounds). */
+    int n = g->n < MAXN ? g->n : MAXN;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
             bd->a[i] |= (uint64_t)g->a[i][j] << j;
             bd->b[i] |= (uint64_t)g->b[i][j] << j;
         }

@@ -90,8 +90,36 @@ static pid_t spawn(const char *const *argv, int out, int err)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    execv(argv[0], (char *const *)argv);
+    execvp(argv[0], (char *const *)argv); /* a wrapper (valgrind) is found on PATH */
     _exit(127);
+}
+
+/* argv for the server: the words of PUZZLED_TEST_WRAPPER (if set), the binary, then args (each
+ * list NULL-terminated or NULL). Returns the count, at most cap - 1. */
+static int server_argv(const char **argv, int cap, char *wrapper_copy, size_t copy_cap,
+                       const char *const *first, const char *const *args)
+{
+    int argc = 0;
+    const char *wrapper = getenv("PUZZLED_TEST_WRAPPER");
+    if (wrapper && *wrapper) {
+        snprintf(wrapper_copy, copy_cap, "%s", wrapper);
+        char *save = NULL;
+        for (char *w = strtok_r(wrapper_copy, " \t", &save); w && argc < cap - 1;
+             w = strtok_r(NULL, " \t", &save))
+            argv[argc++] = w;
+    }
+    argv[argc++] = PUZZLED_BINARY;
+    for (int i = 0; first && first[i] && argc < cap - 1; i++) argv[argc++] = first[i];
+    for (int i = 0; args && args[i] && argc < cap - 1; i++) argv[argc++] = args[i];
+    argv[argc] = NULL;
+    return argc;
+}
+
+/* A wrapper (valgrind) makes starting and stopping many times slower. */
+static long slowdown(void)
+{
+    const char *wrapper = getenv("PUZZLED_TEST_WRAPPER");
+    return wrapper && *wrapper ? 6 : 1;
 }
 
 /* A temporary file already unlinked: it lives exactly as long as its descriptors. */
@@ -134,15 +162,15 @@ bool harness_start(harness_server *s, const char *const *extra_args)
     s->log_fd = temp_fd();
     s->stderr_fd = temp_fd();
     if (s->log_fd < 0 || s->stderr_fd < 0) return false;
-    const char *argv[64] = {PUZZLED_BINARY, "--port", "0", "--bind", "127.0.0.1"};
-    int argc = 5;
-    for (int i = 0; extra_args && extra_args[i] && argc < 63; i++) argv[argc++] = extra_args[i];
-    argv[argc] = NULL;
+    const char *argv[96];
+    char wrapper[1024];
+    server_argv(argv, 96, wrapper, sizeof wrapper,
+                (const char *const[]){"--port", "0", "--bind", "127.0.0.1", NULL}, extra_args);
     s->pid = spawn(argv, s->log_fd, s->stderr_fd);
     if (s->pid < 0) return false;
     remember(s->pid, true);
 
-    for (int waited = 0; waited < START_TIMEOUT_MS; waited += 10) {
+    for (long waited = 0; waited < START_TIMEOUT_MS * slowdown(); waited += 10) {
         char *log = harness_log(s);
         const char *line = strstr(log, "\"msg\":\"listening\"");
         const char *port = line ? strstr(line, "\"port\":") : NULL;
@@ -160,7 +188,7 @@ bool harness_start(harness_server *s, const char *const *extra_args)
         harness_kill(s);
         return start_failed(s);
     }
-    for (int waited = 0; waited < START_TIMEOUT_MS; waited += 20) {
+    for (long waited = 0; waited < START_TIMEOUT_MS * slowdown(); waited += 20) {
         harness_response r;
         bool ok = harness_request(s, "GET", "/healthz", NULL, NULL, 0, NULL, &r) && r.status == 200;
         harness_response_free(&r);
@@ -193,7 +221,7 @@ int harness_stop(harness_server *s)
 {
     if (s->pid <= 0) return -1;
     kill(s->pid, SIGTERM);
-    int status = wait_exit(s->pid, STOP_TIMEOUT_MS);
+    int status = wait_exit(s->pid, STOP_TIMEOUT_MS * slowdown());
     remember(s->pid, false);
     s->pid = 0;
     return status;
@@ -212,12 +240,11 @@ int harness_run(const char *const *args, char **err)
 {
     pthread_once(&once, init_once);
     int err_fd = temp_fd();
-    const char *argv[64] = {PUZZLED_BINARY};
-    int argc = 1;
-    for (int i = 0; args && args[i] && argc < 63; i++) argv[argc++] = args[i];
-    argv[argc] = NULL;
+    const char *argv[96];
+    char wrapper[1024];
+    server_argv(argv, 96, wrapper, sizeof wrapper, NULL, args);
     pid_t pid = spawn(argv, -1, err_fd);
-    int status = pid > 0 ? wait_exit(pid, 10000) : -1;
+    int status = pid > 0 ? wait_exit(pid, 10000 * slowdown()) : -1;
     if (err) *err = read_fd(err_fd);
     close(err_fd);
     return status;

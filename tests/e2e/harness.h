@@ -15,6 +15,11 @@
  * A server whose test dies is killed with it (PR_SET_PDEATHSIG and an atexit hook), so no test
  * leaves an orphan. harness_request and the log readers are safe to call from several threads
  * at once (for concurrent requests); start and stop are not. */
+/* PUZZLED_TEST_WRAPPER in the environment (words split at spaces, no quoting) runs the server
+ * under that command, e.g. "valgrind --error-exitcode=99 --leak-check=full": harness_start and
+ * harness_run put it before the binary and allow for its slowness; the wrapper's own exit status
+ * (99: valgrind found an error or leak) is what harness_stop and harness_run return, so a test
+ * that expects 0 fails. .ci/stages/70-valgrind runs the e2e tests this way. */
 #ifndef PUZZLED_E2E_HARNESS_H
 #define PUZZLED_E2E_HARNESS_H
 

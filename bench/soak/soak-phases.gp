@@ -1,0 +1,2 @@
+set object 1 rect from 3.0, graph 0 to 8.4, graph 1 behind fillcolor rgb '#4477aa' fillstyle solid 0.15 noborder
+set object 2 rect from 11.4, graph 0 to 16.9, graph 1 behind fillcolor rgb '#cc6677' fillstyle solid 0.15 noborder

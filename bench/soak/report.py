@@ -188,6 +188,7 @@ with open(os.path.join(here, "soak-rss.dat"), "w") as f:
     for t, m in rss:
         f.write("%.2f %.1f\n" % (t, m))
 with open(os.path.join(here, "soak-phases.gp"), "w") as f:
+    f.write("set xrange [0:%d]\n" % (int(end) + 1))
     for i, c in enumerate(("c1", "c64")):
         a, b = windows[c]
         f.write("set object %d rect from %.1f, graph 0 to %.1f, graph 1 behind "

@@ -275,6 +275,7 @@
   let requestTimer = 0;
   function updateRequest() {
     clearTimeout(requestTimer);
+    $("curl-box").hidden = true; /* a copied command is stale once the request changes */
     requestTimer = setTimeout(() => {
       const st = state(), a = adapter();
       const big = st.mode === "board" && a.slug === "rubiks-rectangle" && st.model.h * st.model.w > 40000;
@@ -465,7 +466,7 @@
     if (json && answer.optimal === true) opt = " (proven shortest)";
     else if (json && answer.optimal === false) opt = " (not proven shortest)";
     $("answer-summary").textContent = `${fmt(moves.length)} move${moves.length === 1 ? "" : "s"}${opt}; ${took}.`;
-    setStatus(`Solved: ${fmt(moves.length)} moves${opt}, ${took}.`, "ok");
+    setStatus(`Solved: ${fmt(moves.length)} move${moves.length === 1 ? "" : "s"}${opt}, ${took}.`, "ok");
     if (!model) {
       $("answer-summary").textContent += " (The request could not be read back for a replay: see the raw answer.)";
       return;
@@ -575,6 +576,7 @@
       list.append(el("li", {}, pic, el("span", { class: "board-no", text: String(i + 1) })));
     }
     $("boards-label").textContent = `Boards ${fmt(from + 1)}–${fmt(to)} of ${fmt(boards.length)} (page ${page + 1} of ${pages})`;
+    $("boards-pager").hidden = pages === 1;
     $("page-prev").disabled = page === 0;
     $("page-next").disabled = page >= pages - 1;
   }

@@ -666,7 +666,7 @@
           const g = grid("Answer board", [
             gridRows(height, width, (r, x) => {
               const y = height - 1 - r, v = cols[x][y] || 0;
-              const lit = mv && (x === mv.x || x === mv.x + mv.direction);
+              const lit = mv && y === mv.y && (x === mv.x || x === mv.x + mv.direction); /* the drag's two cells */
               return { text: v ? String(v) : "", v, style: mayanCell(v), cls: (v ? "block" : "empty") + (lit ? " hl" : ""), label: `Column ${x} row ${y}${v ? ", colour " + v : ", empty"}` };
             }, {}),
           ], { cls: "mayan" });

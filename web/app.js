@@ -226,6 +226,9 @@
     $("format").value = st.mode;
     const board = st.mode === "board";
     $("editor").hidden = !board;
+    /* Sizes and options edit the board; a typed body carries its own. */
+    $("sizes").hidden = !board;
+    $("options").hidden = !board;
     $("text-editor").hidden = board;
     showPalette();
     if (board) {
@@ -329,8 +332,12 @@
     }
   }
 
+  /* Errors about the server, not about a field: explained in words, not placed. */
+  const NOT_A_FIELD = ["overloaded", "time_limit", "body_too_large", "internal_error", "unsupported_media_type"];
+
   function placeError(err) {
     const st = state();
+    if (NOT_A_FIELD.includes(err.code)) return false;
     const msg = el("p", { class: "field-error", id: "field-error", role: "alert" });
     const path = err.path || "";
     if (st.mode !== "board") {

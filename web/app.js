@@ -122,6 +122,8 @@
     $("format").value = st.mode;
     $("format").querySelector('option[value="text"]').textContent = "Contest text (text/plain)";
     $("scramble").hidden = !a.scramble;
+    solving = null; /* an answer still on its way belongs to the puzzle left behind */
+    $("solve").removeAttribute("aria-busy");
     showSizes();
     showOptions();
     showEditor();
@@ -450,7 +452,7 @@
     const took = `answered in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
     if (a.kind === "count") {
       const c = json ? a.countFromAnswer(answer) : { count: answer.trim(), extra: "" };
-      $("count").textContent = fmt(c.count.length < 16 ? Number(c.count) : c.count);
+      $("count").textContent = P.spaced(c.count);
       $("count").dataset.value = c.count;
       $("count-extra").textContent = c.extra;
       $("count-box").hidden = false;

@@ -23,6 +23,9 @@
   };
   P.el = el;
 
+  /* 8356 -> "8 356"; decimal strings of any length too (counts outgrow 64 bits). */
+  const spaced = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+  P.spaced = spaced;
   const clampInt = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.trunc(Number(v)) || lo));
   const tokens = (text) => text.split(/\s+/).filter((t) => t.length);
   const lines = (text) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length);
@@ -423,7 +426,8 @@
       }
       /* The focused cell passes the focus to its input, so typing edits the number. */
       g.addEventListener("focusin", (ev) => {
-        if (ev.target.getAttribute("role") === "gridcell") ev.target.querySelector("input").focus();
+        /* Not when Shift+Tab comes back out of the input: that would trap the focus. */
+        if (ev.target.getAttribute("role") === "gridcell" && !ev.target.contains(ev.relatedTarget)) ev.target.querySelector("input").focus();
       });
       return g;
     },
@@ -505,7 +509,7 @@
   P["invariant-boards"] = {
     kind: "count",
     sizes: (lim) => [{ key: "n", label: "Board size n (n × n)", min: lim.n.min, max: lim.n.max, path: "/n" }],
-    options: (lim) => [{ key: "boards", label: `List one board per class (only while there are at most ${lim.boards_max})`, type: "checkbox", path: "/boards" }],
+    options: (lim) => [{ key: "boards", label: `List one board per class (only while there are at most ${spaced(lim.boards_max)})`, type: "checkbox", path: "/boards" }],
     fromJSON(o) {
       if (!o || !Number.isInteger(o.n)) throw new Error('Give "n", an integer.');
       return { n: o.n, opts: { boards: !!o.boards } };
@@ -519,7 +523,7 @@
     resize: (m, s) => ({ n: s.n, opts: m.opts }),
     editor: () => null,
     boardsFromAnswer: (a) => a.boards || null,
-    countFromAnswer: (a) => ({ count: a.count, extra: `${a.invariant_boards} invariant boards in all, symmetric copies included` }),
+    countFromAnswer: (a) => ({ count: a.count, extra: `classes; ${spaced(a.invariant_boards)} invariant boards in all, symmetric copies included` }),
     drawBoard(b) {
       const n = b.length;
       const cv = el("canvas", { class: "mini-canvas", role: "img" });

@@ -389,6 +389,7 @@
     const snapshot = answerModel(st, a, req);
     const ticket = {};
     solving = ticket;
+    $("answer").removeAttribute("data-ready"); /* the answer shown is the previous one */
     setStatus(`Solving ${p.title}…`);
     $("solve").setAttribute("aria-busy", "true");
     const started = performance.now();

@@ -141,7 +141,9 @@
   function canvasGrid(label, describe, onClick) {
     const canvas = el("canvas", { class: "board-canvas", "aria-hidden": "true" });
     const note = el("p", { class: "canvas-note", text: describe });
-    const g = el("div", { role: "grid", "aria-label": label, "aria-readonly": "true", class: "grid canvas-grid", tabindex: 0 }, canvas, note);
+    /* One row with one cell that holds the picture and says what it shows. */
+    const cell = el("div", { role: "gridcell", class: "canvas-cell" }, canvas, note);
+    const g = el("div", { role: "grid", "aria-label": label, "aria-readonly": "true", class: "grid canvas-grid", tabindex: 0 }, el("div", { role: "row" }, cell));
     if (onClick) canvas.addEventListener("click", (ev) => {
       const rect = canvas.getBoundingClientRect();
       onClick((ev.clientY - rect.top) / rect.height, (ev.clientX - rect.left) / rect.width);

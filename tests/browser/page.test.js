@@ -207,6 +207,11 @@ async function pageTests(t, browser, report) {
       await input.press("Enter");
       after = await requestText(page);
       assert(after.includes("[7,2,3]"), "rubiks: the typed number is in the request: " + after);
+      /* Example replaces the board, and offers to undo that. */
+      await button(page, "Example").click();
+      assert((await requestText(page)).includes("[1,2,3]"), "the example again");
+      await button(page, "Undo").click();
+      assert((await requestText(page)).includes("[7,2,3]"), "Undo brings the typed board back");
 
       await choose(page, "mayan");
       await button(page, "Example").click();

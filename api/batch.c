@@ -94,6 +94,10 @@ typedef bool (*text_reader)(text_scan *s, void *ctx, api_error *err);
 /* Runs read over the window, growing it while the failure is only that the window ended. */
 static step read_text(input *in, text_reader read, void *ctx, api_error *err)
 {
+    if (!in->buf) { /* nothing read yet: NULL + 0 below would be undefined (UBSan, fuzz_batch) */
+        step st = grow(in, err);
+        if (st != STEP_DONE) return st;
+    }
     for (;;) {
         size_t end = text_window_end(in);
         text_scan s;

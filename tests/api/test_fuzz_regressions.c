@@ -1,7 +1,9 @@
-/* Inputs the libFuzzer targets (fuzz/) once broke, replayed through the API layer's entry point
+/* Inputs the libFuzzer targets (fuzz/) once broke, replayed through the API layer's entry points
  * with the same contract checks (fuzz/contract_check.h), so each fix stays fixed. A file is
- * fuzz/regressions/<puzzle>-<json|text>-<what it was>. Also the fix itself, checked by hand:
- * request bytes that are not UTF-8 come back in the error's JSON as the text \xHH. */
+ * fuzz/regressions/<puzzle>-<json|text>-<what it was> (api_answer_solve), or
+ * batch-<json|text>-<what> (api_batch_solve; the first byte picks the puzzle). Also the fix itself,
+ * checked by hand: request bytes that are not UTF-8 come back in the error's JSON as the text \xHH.
+ */
 #include <check.h>
 #include <dirent.h>
 #include <jansson.h>
@@ -59,21 +61,27 @@ START_TEST(every_regression_input_keeps_the_contract)
     int replayed = 0;
     for (struct dirent *e; (e = readdir(dir));) {
         if (e->d_name[0] == '.') continue;
-        const api_puzzle *puzzle;
+        const api_puzzle *puzzle = NULL;
         api_format fmt;
-        ck_assert_msg(parse_name(e->d_name, &puzzle, &fmt), "%s: not <puzzle>-<json|text>-<what>",
-                      e->d_name);
+        bool batch = strncmp(e->d_name, "batch-", 6) == 0;
+        if (batch)
+            fmt = strncmp(e->d_name + 6, "text-", 5) == 0 ? API_FORMAT_TEXT : API_FORMAT_JSON;
+        else
+            ck_assert_msg(parse_name(e->d_name, &puzzle, &fmt),
+                          "%s: not <puzzle|batch>-<json|text>-<what>", e->d_name);
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", REGRESSIONS, e->d_name);
         size_t len;
         char *data = read_file(path, &len);
         contract_failure f;
-        ck_assert_msg(contract_check(puzzle, fmt, data, len, &f), "%s: %s", e->d_name, f.why);
+        bool kept = batch ? contract_check_batch(fmt, data, len, &f)
+                          : contract_check(puzzle, fmt, data, len, &f);
+        ck_assert_msg(kept, "%s: %s", e->d_name, f.why);
         free(data);
         replayed++;
     }
     closedir(dir);
-    ck_assert_int_ge(replayed, 5); /* the files are there: a lost directory must not pass */
+    ck_assert_int_ge(replayed, 6); /* the files are there: a lost directory must not pass */
 }
 END_TEST
 

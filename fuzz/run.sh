@@ -11,6 +11,10 @@ build=${1:?usage: fuzz/run.sh <build dir> [seconds per target]}
 seconds=${2:-15}
 jobs=${JOBS:-2}
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Symbolized crash reports (Debian installs the symbolizer under the LLVM directory).
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
+    export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+fi
 cd "$build/fuzz"
 
 # run_target BIN: one target for $seconds; its log in BIN.log; exit status 0 when nothing broke.

@@ -36,9 +36,11 @@
 #define BODY_FIRST_CAP 4096u
 #define BODY_PREALLOC_MAX (1u << 20)
 #define DISCARD_MAX ((size_t)64 << 20) /* read past the cap, to answer 413 */
-/* After a job whose body was at least this large, the worker gives the freed parse memory back
- * to the system (malloc_trim): a 16 MiB JSON body leaves tens of MiB of free heap behind. */
-#define TRIM_AFTER_BODY ((size_t)1 << 20)
+/* After a request whose body or answer was at least this large, freed heap is given back to
+ * the system (malloc_trim, on the watch thread): glibc keeps what a parse or a 10^5-instance
+ * answer freed, tens of MiB, for reuse otherwise. */
+#define TRIM_AFTER_BYTES ((size_t)256 << 10)
+#define TRIM_AFTER_SOLVE_MS 20
 /* Bodies held at once by default: this share of the memory limit, within [max_body, 1 GiB]. */
 #define BODY_MEMORY_SHARE 8
 #define BODY_MEMORY_DEFAULT_MAX ((size_t)1 << 30)
@@ -534,11 +536,14 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
     if (!r->answer && r->err.code == API_OK)
         api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
-    bool large = r->len >= TRIM_AFTER_BODY;
+    /* A large body was parsed, or a long solve may have built large tables (Mayan's reach
+     * 64 MiB): give the freed memory back. */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long took = (long)(now.tv_sec - r->admitted.tv_sec) * 1000 +
+                (now.tv_nsec - r->admitted.tv_nsec) / 1000000L - waited;
+    if (r->len >= TRIM_AFTER_BYTES || took >= TRIM_AFTER_SOLVE_MS)
+        watch_request_trim(r->srv->watch);
     release_body(r); /* parsed: the answer holds what it needs */
-    /* glibc keeps freed heap for reuse: after a large parse, give it back, here on the worker
-     * rather than on the HTTP thread (a few ms for a 16 MiB body). */
-    if (large) malloc_trim(0);
 }
 
 static void job_finish(pool_job *job)
@@ -685,6 +690,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     };
     accesslog_write(STDOUT_FILENO, &e);
     api_answer_free(r->answer);
+    if (r->bytes >= TRIM_AFTER_BYTES || r->cap >= TRIM_AFTER_BYTES)
+        watch_request_trim(r->srv->watch);
     release_body(r);
     watch_idle(r->srv->watch, r->wc);
     atomic_fetch_sub(&r->srv->in_flight, 1);
@@ -771,14 +778,19 @@ static void raise_file_limit(void)
     }
 }
 
-/* Large blocks (bodies, answers, solver tables: 256 KiB and up) are mapped and unmapped on
- * their own, so freeing one gives it back at once; a fixed threshold also stops glibc from
- * raising it as large blocks are freed (its default behaviour, which kept a 16 MiB body's
- * memory after the request). The heap's top is trimmed past 1 MiB free. */
+/* Memory given back: large blocks (bodies, answers, solver tables: 256 KiB and up) are mapped
+ * and unmapped on their own, so freeing one returns it at once; the fixed threshold also stops
+ * glibc from raising it as large blocks are freed (its default, which kept a 16 MiB body's
+ * memory after the request). One arena for every thread: a worker's own arena keeps its free
+ * top (32 MiB after one large parse, measured) even through malloc_trim, which only shrinks
+ * the main arena; with one arena, malloc_trim after a large request returns it all. The cost
+ * is one lock for small allocations shared by the HTTP thread and the workers (each thread
+ * still has its tcache). */
 static void memory_policy(void)
 {
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+    mallopt(M_ARENA_MAX, 1);
 }
 
 /* The default total of bodies held at once: a share of the memory the process may use. */

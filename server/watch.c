@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* POLLRDHUP */
 #include "watch.h"
 
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct watch {
     pthread_cond_t wake;
     pthread_t thread;
     bool stop, cancel_all;
+    atomic_bool trim; /* malloc_trim wanted */
     long deadline_ms, idle_ms;
     watch_conn head; /* a circular list's sentinel */
     unsigned solving;
@@ -112,6 +114,11 @@ static void *watch_main(void *arg)
     pthread_mutex_lock(&w->lock);
     while (!w->stop) {
         check(w);
+        if (atomic_exchange(&w->trim, false)) {
+            pthread_mutex_unlock(&w->lock); /* trimming takes a few ms: not under the lock */
+            malloc_trim(0);
+            pthread_mutex_lock(&w->lock);
+        }
         long tick = w->solving ? WATCH_SOLVING_TICK_MS : WATCH_IDLE_TICK_MS;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
@@ -257,6 +264,11 @@ bool watch_take_bad_path(watch_conn *c)
     bool bad = c->bad_path;
     c->bad_path = false;
     return bad;
+}
+
+void watch_request_trim(watch *w)
+{
+    atomic_store(&w->trim, true);
 }
 
 void watch_cancel_all(watch *w)

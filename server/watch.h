@@ -12,6 +12,7 @@
  *   (POLLRDHUP) every WATCH_SOLVING_TICK_MS and sets the job's cancel flag, which its budget
  *   reads. A client that half-closes (shutdown(SHUT_WR)) and waits counts as gone, as nginx
  *   treats it by default.
+ * - After large requests it returns freed heap to the system (glibc keeps it otherwise).
  * - An idle keep-alive connection whose client has gone (end of stream, nothing left to read)
  *   is shut down too, rather than kept for the inactivity timeout.
  *
@@ -52,6 +53,10 @@ void watch_solved(watch *w, watch_conn *c);
  * when the request starts. */
 void watch_mark_bad_path(watch_conn *c);
 bool watch_take_bad_path(watch_conn *c);
+
+/* Asks the watch thread to give freed heap memory back to the system (malloc_trim) on its
+ * next tick: after a large request, off the HTTP thread and the workers. */
+void watch_request_trim(watch *w);
 
 /* Past the grace period: every job still watched is cancelled, and later ones at once. */
 void watch_cancel_all(watch *w);

@@ -11,9 +11,11 @@
 #include "text_scan.h"
 
 #define MAX_SIDE RUBIKS_RECTANGLE_MAX_SIDE
-/* Instances in one text body: each costs its struct and answer beyond its bytes, so the count
- * is bounded on its own (422 beyond; README "Limits"). */
+/* Instances in one text body: each is held with its answer until the body's answer is written,
+ * so the count is bounded on its own (422 beyond; README "Memory"). Read one at a time (the
+ * batch reader of `puzzled solve`), instances cost nothing once written: the contest's bound. */
 #define MAX_INSTANCES 100000
+#define MAX_INSTANCES_STREAMED 1000000
 
 typedef struct instance {
     int height, width;
@@ -222,27 +224,55 @@ static bool read_instance(text_scan *s, size_t k, instance *in, api_error *err)
     return true;
 }
 
-static void *rubiks_from_text(const char *text, size_t len, api_error *err)
+static bool read_count(text_scan *s, long long max, size_t *count, api_error *err)
 {
-    text_scan s;
-    scan_init(&s, text, len);
     long long t;
-    if (!scan_int(&s, 1, MAX_INSTANCES, "the number of instances T", &t, err)) return NULL;
+    if (!scan_int(s, 1, max, "the number of instances T", &t, err)) return false;
+    *count = (size_t)t;
+    return true;
+}
+
+static bool rubiks_text_count(text_scan *s, size_t *count, api_error *err)
+{
+    return read_count(s, MAX_INSTANCES_STREAMED, count, err);
+}
+
+/* Reads instance number k (1-based) into the next slot of j. */
+static bool job_read_instance(job *j, text_scan *s, size_t k, api_error *err)
+{
+    instance *in = job_add(j);
+    if (!in) return api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
+    if (read_instance(s, k, in, err)) return true;
+    if (err->code == API_MALFORMED_TEXT || strncmp(err->message, "line ", 5) == 0)
+        name_instance(err, k);
+    return false;
+}
+
+static void *rubiks_text_instance(text_scan *s, size_t number, api_error *err)
+{
     job *j = calloc(1, sizeof *j);
     if (!j) {
         api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
         return NULL;
     }
-    for (long long k = 1; k <= t; k++) {
-        instance *in = job_add(j);
-        if (!in) {
-            api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
-            job_free(j);
-            return NULL;
-        }
-        if (!read_instance(&s, (size_t)k, in, err)) {
-            if (err->code == API_MALFORMED_TEXT || strncmp(err->message, "line ", 5) == 0)
-                name_instance(err, (size_t)k);
+    if (job_read_instance(j, s, number, err)) return j;
+    job_free(j);
+    return NULL;
+}
+
+static void *rubiks_from_text(const char *text, size_t len, api_error *err)
+{
+    text_scan s;
+    scan_init(&s, text, len);
+    size_t t;
+    if (!read_count(&s, MAX_INSTANCES, &t, err)) return NULL;
+    job *j = calloc(1, sizeof *j);
+    if (!j) {
+        api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
+        return NULL;
+    }
+    for (size_t k = 1; k <= t; k++) {
+        if (!job_read_instance(j, &s, k, err)) {
             job_free(j);
             return NULL;
         }
@@ -395,4 +425,6 @@ const api_puzzle codec_rubiks_rectangle = {
     .write_json = rubiks_write_json,
     .write_text = rubiks_write_text,
     .free = job_free,
+    .text_count = rubiks_text_count,
+    .text_instance = rubiks_text_instance,
 };

@@ -33,7 +33,8 @@ START_TEST(sanitize_escapes_invalid_bytes)
     ck_assert_str_eq(out, "a\\xffb");
     /* A valid character is kept whole; a lone lead byte, an overlong form and a surrogate are
      * escaped. */
-    utf8_sanitize(out, sizeof out, "\xc3\xa9|\xc3|\xc0\xaf|\xed\xa0\x80", 14);
+    static const char mixed[] = "\xc3\xa9|\xc3|\xc0\xaf|\xed\xa0\x80";
+    utf8_sanitize(out, sizeof out, mixed, sizeof mixed - 1);
     ck_assert_str_eq(out, "\xc3\xa9|\\xc3|\\xc0\\xaf|\\xed\\xa0\\x80");
     ck_assert(valid_utf8(out));
     /* Too small for the next character: it is left out, not cut. */

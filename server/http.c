@@ -596,7 +596,7 @@ static request *request_new(http_server *s, struct MHD_Connection *conn, const c
     r->job.finish = job_finish;
     clock_gettime(CLOCK_MONOTONIC, &r->start_mono);
     clock_gettime(CLOCK_REALTIME, &r->start_real);
-    snprintf(r->method, sizeof r->method, "%s", method);
+    utf8_sanitize(r->method, sizeof r->method, method, strlen(method));
     /* Quoted into messages and the access log: invalid UTF-8 escaped, never cut in a char. */
     utf8_sanitize(r->path, sizeof r->path, url, strlen(url));
     const union MHD_ConnectionInfo *ci =

@@ -198,6 +198,17 @@ START_TEST(invalid_utf8_is_quoted_safely)
     json_decref(root);
     free(r.text);
 
+    /* A method and a raw path with bytes that are not UTF-8. */
+    const char *raw[] = {"G\xffT / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                         "GET /\xc3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"};
+    for (int i = 0; i < 2; i++) {
+        r = exchange(&s, raw[i], strlen(raw[i]));
+        ck_assert_msg(r.status == 405 || r.status == 404, "%s", r.text);
+        json_decref(
+            assert_error_json(r.body, r.status == 405 ? "method_not_allowed" : "not_found"));
+        free(r.text);
+    }
+
     harness_response h = post(&s, "/solve/invariant-boards", "text/plain", "\xff\n", 2);
     ck_assert_int_eq(h.status, 400);
     json_decref(assert_error_json(h.body, "malformed_text"));
@@ -240,7 +251,7 @@ START_TEST(invalid_utf8_is_quoted_safely)
         ck_assert_msg(entry != NULL, "log line is not JSON (%s): %s", jerr.text, line);
         json_decref(entry);
     }
-    ck_assert_int_ge(lines, 6);
+    ck_assert_int_ge(lines, 8);
     free(log);
 }
 END_TEST

@@ -35,7 +35,7 @@ static const option_spec options[] = {
      "an integer 0..1000000 (0 = no limit)", "0 (no limit)"},
     {"body-memory", "PUZZLED_BODY_MEMORY", OPT_SIZE, 0, 1LL << 40,
      "bytes, an integer 0..2^40 (0 = from the memory limit)",
-     "0: 1/8 of the memory limit (cgroup or RAM), within [max-body, 1 GiB]"},
+     "0: 1/8 of the memory limit (cgroup or RAM), within [max-body, 256 MiB]"},
 };
 
 #define OPTION_COUNT (sizeof options / sizeof options[0])

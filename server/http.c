@@ -41,9 +41,10 @@
  * answer freed, tens of MiB, for reuse otherwise. */
 #define TRIM_AFTER_BYTES ((size_t)256 << 10)
 #define TRIM_AFTER_SOLVE_MS 20
-/* Bodies held at once by default: this share of the memory limit, within [max_body, 1 GiB]. */
+/* Bodies held at once by default: this share of the memory limit, within [max_body, 256 MiB]
+ * (16 bodies of the default 16 MiB limit). */
 #define BODY_MEMORY_SHARE 8
-#define BODY_MEMORY_DEFAULT_MAX ((size_t)1 << 30)
+#define BODY_MEMORY_DEFAULT_MAX ((size_t)256 << 20)
 
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_SOLVE "POST, OPTIONS"
@@ -453,13 +454,14 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
         if (n > max)
             return send_error(r, API_BODY_TOO_LARGE, NULL,
                               "The body has %llu bytes; this server accepts at most %zu.", n, max);
-        /* The whole announced body counts from now, so that a full server refuses the upload
-         * before reading it. */
-        if (!hold_body(r, (size_t)n + 1)) return send_bodies_full(r);
         /* The announced size, so the usual body needs no regrowth; but not more than
          * BODY_PREALLOC_MAX before the bytes arrive, so idle promises cost little memory. */
         if (n > 0) {
             size_t cap = n < BODY_PREALLOC_MAX ? (size_t)n + 1 : BODY_PREALLOC_MAX;
+            /* What is allocated counts against --body-memory (as the body grows, too): a full
+             * server refuses the upload before reading it, and a client that announces much
+             * and sends little holds no more than its first buffer. */
+            if (!hold_body(r, cap)) return send_bodies_full(r);
             r->body = malloc(cap);
             if (!r->body)
                 return send_error(r, API_INTERNAL, NULL, "Out of memory for the request body.");

@@ -1,8 +1,10 @@
 // Checks every object in docker/k8s/*.yaml (kustomization.yaml aside) against the Kubernetes
-// schemas of npm's kubernetes-models: unknown fields, wrong types and missing required fields
-// fail. Also checks what the schemas cannot: the probes, limits and grace this project relies on.
+// schemas of npm's kubernetes-models (wrong types, missing required fields, bad formats) and
+// their TypeScript types (unknown fields), then what no schema states: the probes, limits,
+// grace and selectors this project relies on.
 //   cd docker/k8s/check && npm ci && node check.mjs
-import { readFileSync, readdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +46,29 @@ for (const file of readdirSync(folder).filter((f) => f.endsWith(".yaml")).sort()
     } catch (e) {
       fail(where, e.message);
     }
+  }
+}
+
+// The schemas let unknown fields through (as the API server does without strict field
+// validation); the models' TypeScript types do not: each object as a typed literal, compiled
+// with tsc, fails on a misspelt or misplaced field.
+{
+  const lines = [];
+  objects.forEach((o, i) => {
+    const group = o.apiVersion;
+    lines.push(`import type { I${o.kind} as T${i} } from "kubernetes-models/${group}/${o.kind}";`);
+  });
+  objects.forEach((o, i) => lines.push(`export const o${i}: T${i} = ${JSON.stringify(o, null, 1)};`));
+  const file = join(here, "manifests.generated.ts");
+  writeFileSync(file, lines.join("\n") + "\n");
+  try {
+    execFileSync(join(here, "node_modules/.bin/tsc"), ["--noEmit", "--strict", "--module", "commonjs",
+      "--moduleResolution", "node", "--target", "es2020", "--skipLibCheck", file], { encoding: "utf8" });
+    console.log(`ok   ${objects.length} objects type-check against kubernetes-models' types (no unknown fields)`);
+  } catch (e) {
+    fail("types", (e.stdout || e.message).trim());
+  } finally {
+    rmSync(file, { force: true });
   }
 }
 

@@ -160,6 +160,9 @@ printf 'PUZZLED_IMAGE=%s\nPUZZLED_PROXY_IMAGE=%s\nPUZZLED_PROXY_PORT=%s\n' \
     >"$work/up.log" 2>&1 || { cat "$work/up.log"; exit 1; }
 say "compose: $(podman ps --filter "label=io.podman.compose.project=$project" --format '{{.Names}}' | tr '\n' ' ')up, proxy on 127.0.0.1:$port"
 replica() { echo "${project}_puzzled-$1_1"; }
+proxy_uid=$(podman exec "${project}_proxy_1" id -u)
+say "compose: nginx runs as uid $proxy_uid"
+[ "$proxy_uid" != 0 ]
 count_ids() { podman logs "$(replica "$1")" 2>/dev/null | grep -c "\"request_id\":\"$2-" || true; }
 
 python3 docker/check.py spread "http://127.0.0.1:$port" "$oracle" 300 spread

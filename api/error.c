@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static const struct {
     int status;
     const char *name;
@@ -35,69 +37,40 @@ const char *api_error_name(api_error_code code)
     return (unsigned)code < API_ERROR_CODE_COUNT ? error_table[code].name : "internal_error";
 }
 
-bool api_fail(api_error *err, api_error_code code, const char *path, const char *fmt, ...)
+bool api_failv(api_error *err, api_error_code code, const char *path, const char *fmt, va_list ap)
 {
     err->code = code;
-    snprintf(err->path, sizeof err->path, "%s", path ? path : "");
+    err->has_path = path != NULL;
+    if (!path) path = "";
+    utf8_sanitize(err->path, sizeof err->path, path, strlen(path));
+    /* Twice the room, so that the cut happens in utf8_sanitize, which never splits a character. */
+    char text[2 * API_MESSAGE_MAX];
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+    utf8_sanitize(err->message, sizeof err->message, text, len);
+    return false;
+}
+
+bool api_fail(api_error *err, api_error_code code, const char *path, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    api_failv(err, code, path, fmt, ap);
     va_end(ap);
     return false;
 }
 
-/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
- * surrogates, nothing past U+10FFFF), or 0 when s does not start one. */
-static size_t utf8_sequence(const unsigned char *s)
-{
-    if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf) return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-    unsigned char lo = 0x80, hi = 0xbf;
-    size_t n;
-    if (s[0] >= 0xe0 && s[0] <= 0xef) {
-        n = 3;
-        if (s[0] == 0xe0) lo = 0xa0;
-        if (s[0] == 0xed) hi = 0x9f;
-    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-        n = 4;
-        if (s[0] == 0xf0) lo = 0x90;
-        if (s[0] == 0xf4) hi = 0x8f;
-    } else {
-        return 0;
-    }
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (size_t i = 2; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    return n;
-}
-
-/* Messages and paths quote request bytes, which need not be UTF-8 (or were cut inside a
- * character): each byte outside a well-formed sequence is written as the text \xHH, so the
- * body is always JSON. dst has room for 4 * strlen(src) + 1. */
-static void utf8_escape_invalid(char *dst, const char *src)
-{
-    const unsigned char *s = (const unsigned char *)src;
-    while (*s) {
-        size_t n = utf8_sequence(s);
-        if (n) {
-            memcpy(dst, s, n);
-            dst += n;
-            s += n;
-        } else {
-            dst += sprintf(dst, "\\x%02x", *s++);
-        }
-    }
-    *dst = '\0';
-}
-
 char *api_error_json(const api_error *err, size_t *len)
 {
-    char message[4 * API_MESSAGE_MAX], path[4 * API_PATH_MAX];
-    utf8_escape_invalid(message, err->message[0] ? err->message : api_error_name(err->code));
-    utf8_escape_invalid(path, err->path);
-    json_t *inner = json_pack("{s:s, s:s}", "code", api_error_name(err->code), "message", message);
+    /* Sanitized again: an api_error filled by hand must not turn into "out of memory". */
+    char message[API_MESSAGE_MAX], path[API_PATH_MAX];
+    utf8_sanitize(message, sizeof message, err->message,
+                  strnlen(err->message, sizeof err->message));
+    utf8_sanitize(path, sizeof path, err->path, strnlen(err->path, sizeof err->path));
+    json_t *inner = json_pack("{s:s, s:s}", "code", api_error_name(err->code), "message",
+                              message[0] ? message : api_error_name(err->code));
     if (!inner) return NULL;
-    if (path[0]) json_object_set_new(inner, "path", json_string(path));
+    if (err->has_path) json_object_set_new(inner, "path", json_string(path));
     json_t *root = json_pack("{s:o}", "error", inner);
     if (!root) return NULL;
     char *text = json_dumps(root, JSON_COMPACT);
@@ -110,7 +83,16 @@ void api_path_join(char *dst, size_t cap, const char *base, const char *token)
 {
     size_t n = (size_t)snprintf(dst, cap, "%s/", base);
     if (n >= cap) return;
+    size_t tlen = strlen(token);
     for (const char *p = token; *p && n + 2 < cap; p++) {
+        size_t seq = utf8_sequence_len((const unsigned char *)p, tlen - (size_t)(p - token));
+        if (seq > 1) { /* a character goes in whole or not at all */
+            if (n + seq + 1 > cap) break;
+            memcpy(dst + n, p, seq);
+            n += seq;
+            p += seq - 1;
+            continue;
+        }
         if (*p == '~' || *p == '/') {
             dst[n++] = '~';
             dst[n++] = *p == '~' ? '0' : '1';

@@ -42,7 +42,7 @@ typedef struct search {
     bool use_table;
     int table_from; /* the fewest moves left that the table records */
     mayan_table table;
-    mayan_bound *bound;
+    mayan_bound bound[1];
     mayan_move path[MAYAN_MAX_MOVES];
     bool timed_out;
     uint64_t nodes;
@@ -467,9 +467,9 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
                 .key_words = mayan_key_words(board->width, board->height),
                 .table_from = MAYAN_TABLE_FROM,
                 .b = b};
-    s.bound = malloc(sizeof *s.bound);
-    if (!s.bound) return out->status = MAYAN_NO_MEMORY;
-    mayan_bound_init(s.bound, board->width);
+    /* Few moves meet few spreads: a small cache is cheaper to set up. */
+    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : 16))
+        return out->status = MAYAN_NO_MEMORY;
     bool found = false;
     mayan_counts none[MAYAN_MAX_COLOUR + 1] = {0};
     spreads d = {0};
@@ -478,7 +478,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     } else {
         s.use_table = table_bytes > 0;
         if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes)) {
-            free(s.bound);
+            mayan_bound_free(s.bound);
             return out->status = MAYAN_NO_MEMORY;
         }
         found = dfs(&s, col, cc, d, moves, 0);
@@ -490,7 +490,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
         out->table_bytes = mayan_table_bytes(&s.table);
         mayan_table_free(&s.table);
     }
-    free(s.bound);
+    mayan_bound_free(s.bound);
     if (s.timed_out) return out->status = MAYAN_TIME_LIMIT;
     if (!found) return out->status = MAYAN_NO_SOLUTION;
     out->move_count = moves;

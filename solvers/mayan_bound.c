@@ -1,5 +1,6 @@
 #include "mayan_bound.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The programme walks the columns left to right. Its state after column x:
@@ -101,17 +102,24 @@ int mayan_displacement_uncached(mayan_counts counts, int width, int cap)
     return best;
 }
 
-void mayan_bound_init(mayan_bound *mb, int width)
+bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2)
 {
     mb->width = width;
-    memset(mb->cache, 0, sizeof mb->cache);
+    mb->index_shift = 64 - entries_log2;
+    mb->cache = calloc((size_t)1 << entries_log2, sizeof *mb->cache);
+    return mb->cache != NULL;
+}
+
+void mayan_bound_free(mayan_bound *mb)
+{
+    free(mb->cache);
+    mb->cache = NULL;
 }
 
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
 {
     uint64_t h = counts * 0x9E3779B97F4A7C15ULL;
-    mayan_bound_entry *e = &mb->cache[h >> (64 - 16)];
-    _Static_assert(MAYAN_BOUND_CACHE == 1 << 16, "cache index bits");
+    mayan_bound_entry *e = &mb->cache[h >> mb->index_shift];
     if (e->known && e->key == counts) {
         if (e->bound <= e->cap_used) return e->bound <= cap ? e->bound : cap + 1; /* exact */
         if (e->cap_used >= cap) return cap + 1;                                   /* > cap */
@@ -122,16 +130,4 @@ int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
     e->bound = (unsigned char)d;
     e->cap_used = (unsigned char)cap;
     return d;
-}
-
-bool mayan_bound_allows(mayan_bound *mb, const mayan_counts *cc, int colours, int moves)
-{
-    int sum = 0;
-    for (int v = 1; v <= colours; v++) {
-        if (!cc[v]) continue;
-        int d = mayan_displacement(mb, cc[v], moves);
-        sum += d;
-        if (d > moves || sum > 2 * moves) return false;
-    }
-    return true;
 }

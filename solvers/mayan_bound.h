@@ -25,8 +25,6 @@
  * holds at most 11 blocks of one colour). */
 typedef uint64_t mayan_counts;
 
-#define MAYAN_BOUND_CACHE 65536
-
 typedef struct mayan_bound_entry {
     mayan_counts key;
     unsigned char known; /* 0: empty slot */
@@ -34,21 +32,22 @@ typedef struct mayan_bound_entry {
     unsigned char cap_used;
 } mayan_bound_entry;
 
+/* A cache of D per request, direct-mapped: a lost entry is only computed again. */
 typedef struct mayan_bound {
     int width;
-    mayan_bound_entry cache[MAYAN_BOUND_CACHE];
+    int index_shift; /* 64 - log2(entries) */
+    mayan_bound_entry *cache;
 } mayan_bound;
 
-void mayan_bound_init(mayan_bound *mb, int width);
+/* entries_log2: 10..20; deep searches meet tens of thousands of spreads, shallow ones few.
+ * false when out of memory. */
+bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2);
+void mayan_bound_free(mayan_bound *mb);
 
 /* D for these counts if it is at most cap, else cap + 1. Depends only on (counts, width, cap). */
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap);
 
 /* The same without a cache (tests compare the two). */
 int mayan_displacement_uncached(mayan_counts counts, int width, int cap);
-
-/* Can every colour in cc[1..colours] (0 = absent) be cleared within `moves` moves as far as
- * the bound can tell? false proves that no sequence of `moves` moves empties the board. */
-bool mayan_bound_allows(mayan_bound *mb, const mayan_counts *cc, int colours, int moves);
 
 #endif

@@ -9,103 +9,117 @@
  *   open3: lines through x of length 3 or more (they may go on or stop).
  * Only lines through a column of 1 or 2 matter (drop the others and m stays valid), and the
  * lines through a column that reach such a column on its left all pass the nearest one, so at
- * most 2 + 2 lines pass any column and at most 2 begin at one: open1, open2 <= 2, open3 <= 4. */
-enum { OPEN12 = 3, OPEN3 = 5, MAX_CAP = 15, CARRIES = 2 * MAX_CAP + 1, NONE = 255 };
+ * most 2 + 2 lines pass any column and at most 2 begin at one: open1, open2 <= 2, open3 <= 4.
+ *
+ * The 45 line states of one (carry, cost) are a set, a 64-bit mask; a column maps a set to a
+ * set through a table (line state x the column's class: 0, 1, 2, 3 or 4+ blocks). */
+enum { OPEN12 = 3, OPEN3 = 5, LINE_STATES = OPEN12 * OPEN12 * OPEN3, CLASSES = 5 };
+enum { MAX_CAP = 15, CARRIES = 2 * MAX_CAP + 1 };
 
-enum { STATES = CARRIES * OPEN12 * OPEN12 * OPEN3 };
-
-typedef unsigned char cost_grid[CARRIES][OPEN12][OPEN12][OPEN3];
-
-typedef struct state {
-    signed char carry, o1, o2, o3;
-    unsigned char cost;
-} state;
-
-/* Records the state (cost) for the next column: a new one joins the list, a known one keeps
- * the lower cost (the list reads the final costs from the grid). */
-static void relax(cost_grid g, state *list, int *count, int carry, int o1, int o2, int o3, int cost)
+static int line_state(int o1, int o2, int o3)
 {
-    unsigned char *c = &g[carry + MAX_CAP][o1][o2][o3];
-    if (*c == NONE)
-        list[(*count)++] =
-            (state){(signed char)carry, (signed char)o1, (signed char)o2, (signed char)o3, 0};
-    if (cost < *c) *c = (unsigned char)cost;
+    return (o1 * OPEN12 + o2) * OPEN3 + o3;
 }
 
-static int iabs(int v)
+/* Line states with nothing that must go on: where the last column may end. */
+static uint64_t finished_states(void)
 {
-    return v < 0 ? -v : v;
+    uint64_t mask = 0;
+    for (int o3 = 0; o3 < OPEN3; o3++) mask |= 1ULL << line_state(0, 0, o3);
+    return mask;
 }
 
-/* The lines through a column that keeps m blocks, given the open lines arriving: every line
- * of length 1 or 2 goes on; a column of 1 or 2 has exactly m lines through it, one of 0 none,
- * one of 3 or more at most min(m, 4). Lines of length 3+ go on rather than new ones beginning
- * (a line that goes on may still stop anywhere: never worse). */
-static void place_lines(cost_grid grid, state *list, int *count, int carry, int m, state from,
-                        int cost)
+/* The line states after a column that keeps m blocks (class m, 4 for 4 or more). Every line of
+ * length 1 or 2 goes on; a column of 0 has no line through it, one of 1 or 2 exactly m, one of
+ * 3 or more at most min(m, 4). A line of length 3+ that may go on does (it may stop anywhere
+ * later, so going on is never worse than stopping, and never worse than a new line in its
+ * place), and more than 4 such lines are never needed: only the number of new lines is a choice. */
+static uint64_t next_states(int o1, int o2, int o3, int m)
 {
-    int o1 = from.o1, o2 = from.o2, o3 = from.o3;
     int must = o1 + o2;
-    int lo = m <= 2 ? m : must, hi = m <= 2 ? m : (m < 4 ? m : 4);
-    for (int h = lo < must ? must : lo; h <= hi; h++) {
-        int go_on = h - must < o3 ? h - must : o3;
-        int begin = h - must - go_on;
-        int n3 = o2 + go_on;
-        if (begin >= OPEN12 || n3 >= OPEN3) continue;
-        relax(grid, list, count, carry, begin, o1, n3, cost);
+    int room = m - must; /* lines beyond the ones that must go on */
+    if (room < 0) return 0;
+    int go_on = o3 < room ? o3 : room;
+    int n3 = o2 + go_on < OPEN3 ? o2 + go_on : OPEN3 - 1;
+    if (m <= 2) return room - go_on < OPEN12 ? 1ULL << line_state(room - go_on, o1, n3) : 0;
+    uint64_t mask = 0;
+    for (int begin = 0; begin <= room - go_on && begin < OPEN12; begin++)
+        mask |= 1ULL << line_state(begin, o1, n3);
+    return mask;
+}
+
+static void build_steps(mayan_bound *mb)
+{
+    for (int o1 = 0; o1 < OPEN12; o1++)
+        for (int o2 = 0; o2 < OPEN12; o2++)
+            for (int o3 = 0; o3 < OPEN3; o3++)
+                for (int m = 0; m < CLASSES; m++)
+                    mb->step[line_state(o1, o2, o3)][m] = next_states(o1, o2, o3, m);
+}
+
+static inline uint64_t step(const mayan_bound *mb, uint64_t set, int m)
+{
+    int cls = m < CLASSES ? m : CLASSES - 1;
+    uint64_t next = 0;
+    for (; set; set &= set - 1) next |= mb->step[__builtin_ctzll(set)][cls];
+    return next;
+}
+
+/* The programme for one cap: D if it is at most cap, else cap + 1. sets[carry][cost]: the line
+ * states reachable with that carry at that cost. */
+static int displacement_within(const mayan_bound *mb, mayan_counts counts, int cap)
+{
+    static const size_t grid_bytes = sizeof(uint64_t[CARRIES][MAX_CAP + 1]);
+    uint64_t sets[2][CARRIES][MAX_CAP + 1];
+    memset(sets[0], 0, grid_bytes);
+    sets[0][MAX_CAP][0] = 1ULL << line_state(0, 0, 0);
+    int cur = 0, width = mb->width;
+    for (int x = 0; x < width; x++) {
+        int n = (int)(counts >> (4 * x)) & 15;
+        bool last = x == width - 1;
+        uint64_t(*next)[MAX_CAP + 1] = sets[cur ^ 1];
+        for (int carry = -cap; carry <= cap; carry++)
+            memset(next[carry + MAX_CAP], 0, sizeof next[0][0] * (size_t)(cap + 1));
+        for (int carry = -cap; carry <= cap; carry++)
+            for (int cost = 0; cost <= cap; cost++) {
+                uint64_t set = sets[cur][carry + MAX_CAP][cost];
+                if (!set) continue;
+                int slack = cap - cost;
+                int out_lo = last ? 0 : -slack, out_hi = last ? 0 : slack;
+                for (int out = out_lo; out <= out_hi; out++) {
+                    int m = n + carry - out;
+                    if (m < 0) continue;
+                    next[out + MAX_CAP][cost + (out < 0 ? -out : out)] |= step(mb, set, m);
+                }
+            }
+        cur ^= 1;
     }
+    uint64_t done = finished_states();
+    for (int cost = 0; cost <= cap; cost++)
+        if (sets[cur][MAX_CAP][cost] & done) return cost;
+    return cap + 1;
+}
+
+static int displacement(const mayan_bound *mb, mayan_counts counts, int cap)
+{
+    if (cap > MAX_CAP) cap = MAX_CAP;
+    /* Most spreads are valid as they stand: that programme carries nothing and is short. */
+    int valid = displacement_within(mb, counts, 0);
+    return valid == 0 || cap == 0 ? valid : displacement_within(mb, counts, cap);
 }
 
 int mayan_displacement_uncached(mayan_counts counts, int width, int cap)
 {
-    if (cap > MAX_CAP) cap = MAX_CAP;
-    /* Reachable states only: a list per column, the grid to merge equal states. */
-    static const size_t grid_bytes = sizeof(cost_grid);
-    cost_grid grid;
-    memset(grid, NONE, grid_bytes);
-    state lists[2][STATES];
-    int count[2] = {1, 0};
-    lists[0][0] = (state){0, 0, 0, 0, 0};
-    int cur = 0;
-    for (int x = 0; x < width; x++) {
-        int n = (int)(counts >> (4 * x)) & 15;
-        bool last = x == width - 1;
-        state *next = lists[cur ^ 1];
-        int next_count = 0;
-        for (int i = 0; i < count[cur]; i++) {
-            state st = lists[cur][i];
-            int slack = cap - st.cost;
-            int out_lo = last ? 0 : -slack, out_hi = last ? 0 : slack;
-            for (int out = out_lo; out <= out_hi; out++) {
-                int m = n + st.carry - out;
-                if (m < 0) continue;
-                place_lines(grid, next, &next_count, out, m, st, st.cost + iabs(out));
-            }
-        }
-        /* Clear the grid cells this column used, for the next one. */
-        for (int i = 0; i < next_count; i++) {
-            state *t = &next[i];
-            t->cost = grid[t->carry + MAX_CAP][t->o1][t->o2][t->o3];
-        }
-        for (int i = 0; i < next_count; i++) {
-            state *t = &next[i];
-            grid[t->carry + MAX_CAP][t->o1][t->o2][t->o3] = NONE;
-        }
-        count[cur ^ 1] = next_count;
-        cur ^= 1;
-    }
-    int best = cap + 1;
-    for (int i = 0; i < count[cur]; i++) {
-        state *t = &lists[cur][i];
-        if (t->carry == 0 && t->o1 == 0 && t->o2 == 0 && t->cost < best) best = t->cost;
-    }
-    return best;
+    mayan_bound mb = {.width = width};
+    build_steps(&mb);
+    return displacement(&mb, counts, cap);
 }
 
 bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2)
 {
     mb->width = width;
     mb->index_shift = 64 - entries_log2;
+    build_steps(mb);
     mb->cache = calloc((size_t)1 << entries_log2, sizeof *mb->cache);
     return mb->cache != NULL;
 }
@@ -124,7 +138,7 @@ int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
         if (e->bound <= e->cap_used) return e->bound <= cap ? e->bound : cap + 1; /* exact */
         if (e->cap_used >= cap) return cap + 1;                                   /* > cap */
     }
-    int d = mayan_displacement_uncached(counts, mb->width, cap);
+    int d = displacement(mb, counts, cap);
     e->key = counts;
     e->known = 1;
     e->bound = (unsigned char)d;

@@ -37,6 +37,7 @@ typedef struct mayan_bound {
     int width;
     int index_shift; /* 64 - log2(entries) */
     mayan_bound_entry *cache;
+    uint64_t step[45][5]; /* the programme's table (mayan_bound.c) */
 } mayan_bound;
 
 /* entries_log2: 10..20; deep searches meet tens of thousands of spreads, shallow ones few.

@@ -508,7 +508,7 @@ static int t_lines_fit(const int *m, int w, int *h, int a, int b)
 }
 
 /* Remembered per width for m_x <= 9 (index: m in base 10): 0 unknown, 1 invalid, 2 valid. */
-static unsigned char t_valid_memo[6][100000];
+static unsigned char t_valid_memo[7][1000000];
 
 static int t_valid(const int *m, int w)
 {
@@ -558,9 +558,11 @@ START_TEST(bound_matches_brute_force)
     mayan_bound mb[1];
     int checked_positive = 0;
     for (int i = 0; i < 1500; i++) {
-        int w = 1 + rnd(5), n[16] = {0}, total = 0;
+        /* Widths up to 6 (the brute force grows as 3^segments); totals up to 9 (the memo's
+         * digits), up to 6 on width 6. */
+        int w = 1 + rnd(6), n[16] = {0}, total = 0;
         for (int x = 0; x < w; x++) n[x] = rnd(4), total += n[x];
-        if (!total || total > 9) continue; /* m_x <= 9 for the memo */
+        if (!total || total > (w == 6 ? 6 : 9)) continue;
         int want = t_displacement(n, w);
         mayan_counts c = pack_counts(n, w);
         /* A fresh cache (its key is the counts alone, for one width), asked at rising and

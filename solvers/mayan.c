@@ -1,18 +1,22 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with four cuts that never remove that solution:
+ * the lexicographically smallest one, with four cuts that never remove that solution (each proves a
+ * node has none):
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
  *     neighbour, (x-1, y, 1), which comes earlier in the order at the same node; likewise every
  *     swap of two equal colours leaves the board as it is, so only the first one is tried.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
- *  2. Blocks vanish only in runs of three or more of one colour and are never created, so a
- *     colour with exactly 1 or 2 blocks left stays on the board forever: the node is dead at
- *     every depth.
+ *  2. A lower bound on the moves a board needs (mayan_bound.h): each colour's least sideways
+ *     displacement to a spread that lines can clear. A child whose bound exceeds its moves left
+ *     is cut before it is searched (or looked up). A colour of 1 or 2 blocks has no such spread:
+ *     the old dead-colour rule is the bound's special case. Each colour carries its per-column
+ *     counts, updated by the move and by settling.
  *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
  *     depends only on its board and the moves left, so a second visit finds nothing new. Only
  *     completed searches are recorded (never one cut short by the budget), and keys are exact.
- *  4. With one move left, a move that makes no run keeps every block: it cannot empty the
- *     board. Swaps are tested for a run on a few cells before any copying.
+ *  4. With one move left, the move must empty the board: it must make a run, and it must leave
+ *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
+ *     tested on a few cells and bit masks before any copying.
  *
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
  * only the columns that changed (and their neighbours, for rows) are scanned.
@@ -25,8 +29,6 @@
 #include <string.h>
 
 #include "mayan_bound.h"
-#include <stdlib.h>
-
 #include "mayan_table.h"
 
 #define NIB_LOW 0x1111111111111111ULL

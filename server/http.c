@@ -19,6 +19,7 @@
 #include "answer.h"
 #include "assets.h"
 #include "freelist.h"
+#include "json_arena.h"
 #include "metrics.h"
 #include "pool.h"
 #include "registry.h"
@@ -424,7 +425,9 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
     budget b;
     budget_init_ms(&b, r->srv->cfg.time_limit_ms, cancel);
     r->err.code = API_OK;
+    json_arena_begin(); /* the parse tree is dropped inside api_answer_solve */
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
+    json_arena_end();
     if (!r->answer && r->err.code == API_OK)
         api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
     free(r->body); /* parsed: the answer holds what it needs */
@@ -645,6 +648,7 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
         free(s);
         return NULL;
     }
+    json_arena_install(); /* before any thread uses jansson; without it, plain malloc */
     s->puzzles_json = registry_puzzles_json(&s->puzzles_len);
     s->pool = pool_create(cfg->workers, cfg->queue);
     if (!s->puzzles_json || !s->pool) {

@@ -146,6 +146,7 @@ static struct {
     size_t len;
     int fd;
     bool running, stopping, exit_hook;
+    bool flusher_idle; /* waiting for a first line, not for a deadline */
     pthread_t flusher;
 } batch = {.lock = PTHREAD_MUTEX_INITIALIZER,
            .wake = PTHREAD_COND_INITIALIZER,
@@ -172,7 +173,9 @@ static void *flusher_main(void *arg)
     pthread_mutex_lock(&batch.lock);
     while (!batch.stopping) {
         if (batch.len == 0) {
+            batch.flusher_idle = true;
             pthread_cond_wait(&batch.wake, &batch.lock);
+            batch.flusher_idle = false;
             continue;
         }
         /* The first line of a batch is waiting: give it ACCESSLOG_FLUSH_MS for company. */
@@ -229,7 +232,9 @@ void accesslog_append(const access_entry *e)
     }
     memcpy(batch.buf[batch.active] + batch.len, line, n);
     batch.len += n;
-    if (batch.len == n) pthread_cond_signal(&batch.wake); /* the first line: start the clock */
+    /* The first line of a batch starts the flusher's clock; a flusher already counting down
+     * (the previous batch went out by size) is left alone. */
+    if (batch.len == n && batch.flusher_idle) pthread_cond_signal(&batch.wake);
     bool full = batch.len >= ACCESSLOG_FLUSH_BYTES;
     pthread_mutex_unlock(&batch.lock);
     if (full) accesslog_flush();

@@ -332,6 +332,14 @@ START_TEST(lines_before_sigterm_are_in_the_log)
         ck_assert_int_eq(pthread_create(&threads[c], NULL, send_requests, &clients[c]), 0);
     }
     for (int c = 0; c < CLIENTS; c++) pthread_join(threads[c], NULL);
+    /* The counters, bumped from several HTTP threads at once, lost nothing. */
+    harness_response m;
+    ck_assert(harness_request(&s, "GET", "/metrics", NULL, NULL, 0, NULL, &m));
+    char want[128];
+    snprintf(want, sizeof want, "\npuzzled_requests_total{puzzle=\"nine\",status=\"200\"} %d\n",
+             CLIENTS * (REQUESTS_EACH + 1) / 2);
+    ck_assert_msg(strstr(m.body, want) != NULL, "want %s in\n%s", want + 1, m.body);
+    harness_response_free(&m);
     /* ... and one still solving when it comes, whose line is written during the drain. */
     slow_request slow = {&s, 0};
     pthread_t slow_thread;

@@ -625,8 +625,6 @@ static unsigned connection_limit(void)
 #define HTTP_THREADS_MAX 4u
 static unsigned http_threads(void)
 {
-    const char *force = getenv("PUZZLED_HTTP_THREADS"); /* XXX experiment */
-    if (force) return (unsigned)atoi(force);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus < 1) return 1;
     return (unsigned)cpus < HTTP_THREADS_MAX ? (unsigned)cpus : HTTP_THREADS_MAX;

@@ -107,8 +107,6 @@ pool *pool_create(unsigned workers, unsigned queue_capacity)
     }
     p->capacity = queue_capacity;
     p->spin_ns = POOL_SPIN_NS;
-    const char *spin = getenv("PUZZLED_SPIN_NS"); /* XXX experiment */
-    if (spin) p->spin_ns = atol(spin);
     atomic_init(&p->slots, 0);
     atomic_init(&p->running, 0);
     atomic_init(&p->cancel, false);

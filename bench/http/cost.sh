@@ -26,7 +26,7 @@ trap cleanup EXIT INT TERM
 pid=$!
 port=""
 for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/out.log" | head -1)
+    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/out.log" 2>/dev/null | head -1)
     [ -n "$port" ] && break
     sleep 0.1
 done

@@ -35,7 +35,7 @@ PY
 pid=$!
 port=""
 for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" | head -1)
+    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" 2>/dev/null | head -1)
     [ -n "$port" ] && curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break
     sleep 0.1
 done

@@ -1,7 +1,8 @@
 #!/bin/sh
 # HTTP benchmark: puzzled beside nginx on the same machine, in the same run, loopback only.
 #   bench/http/run.sh [path/to/puzzled]      (default: build/puzzled)
-#   env: DURATION (5s per measurement), ROUNDS (3), SCENARIOS (all: see below), RUBIKS (1)
+#   env: DURATION (5s per measurement), ROUNDS (3), SCENARIOS (all: see below), RUBIKS (1),
+#        NGINX_WORKERS (1: nginx's worker processes; puzzled uses one HTTP thread per core)
 # nginx answers a fixed JSON body (the nine sample's answer, bench/http/nginx.conf, one worker
 # process); puzzled solves the nine sample (bench/http/post_nine.lua) with its defaults. For
 # each scenario the two targets alternate, ROUNDS times, so that a change in the machine's load
@@ -38,7 +39,8 @@ free_port() {
 
 mkdir -p "$work/tmp"
 nginx_port=$(free_port)
-sed "s/@PORT@/$nginx_port/" "$here/nginx.conf" >"$work/nginx.conf"
+sed -e "s/@PORT@/$nginx_port/" -e "s/^worker_processes 1;/worker_processes ${NGINX_WORKERS:-1};/" \
+    "$here/nginx.conf" >"$work/nginx.conf"
 nginx -p "$work" -c "$work/nginx.conf" &
 nginx_pid=$!
 "$binary" --port 0 --bind 127.0.0.1 >"$work/puzzled.log" 2>"$work/puzzled.err" &
@@ -46,7 +48,7 @@ puzzled_pid=$!
 puzzled_port=""
 for _ in $(seq 100); do
     [ -z "$puzzled_port" ] &&
-        puzzled_port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" | head -1)
+        puzzled_port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" 2>/dev/null | head -1)
     if [ -n "$puzzled_port" ] && curl -fs "http://127.0.0.1:$nginx_port/" >/dev/null &&
         curl -fs "http://127.0.0.1:$puzzled_port/healthz" >/dev/null; then break; fi
     sleep 0.1
@@ -57,7 +59,7 @@ solve_url="http://127.0.0.1:$puzzled_port/solve/nine"
 healthz_url="http://127.0.0.1:$puzzled_port/healthz"
 post="-s $here/post_nine.lua"
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $duration per measurement"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $duration per measurement, nginx worker_processes ${NGINX_WORKERS:-1}"
 # The nine table and the allocator warm up before anything is measured.
 wrk -t1 -c4 -d1s -s "$here/post_nine.lua" "$solve_url" >/dev/null
 

@@ -245,6 +245,8 @@ static route match_route(const char *url, const api_puzzle **puzzle)
 {
     *puzzle = NULL;
     if (strncmp(url, "/solve/", 7) == 0) {
+        /* /solve/{puzzle} has one segment: /solve/nine/extra is no route at all. */
+        if (strchr(url + 7, '/')) return ROUTE_NOT_FOUND;
         *puzzle = registry_find(url + 7);
         return ROUTE_SOLVE;
     }
@@ -438,9 +440,7 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
     if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) return send_preflight(r);
     const api_puzzle *puzzle;
     route rt = match_route(url, &puzzle);
-    /* /solve/{puzzle} has one segment: /solve/nine/extra is no route at all, whatever the
-     * method. */
-    if (rt == ROUTE_NOT_FOUND || (rt == ROUTE_SOLVE && strchr(url + 7, '/')))
+    if (rt == ROUTE_NOT_FOUND)
         return send_error(r, API_NOT_FOUND, NULL,
                           "There is no route %s; see GET /openapi.yaml for the routes.", r->path);
     bool get =

@@ -21,7 +21,7 @@ void nine_options_default(nine_options *o)
     o->beam_per_node = 16;
     o->max_expansions = 20000;
     o->tail = true;
-    o->tail_ones = 6;
+    o->tail_ones = 2;
     o->tail_per_bucket = 4;
     o->tail_forward = 4;
     o->polish_forward = 5;

@@ -250,8 +250,8 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
             }
         }
     }
-    /* Flat libraries hold the groups that pay (up to 3 cells; bigger ones measured no gain). */
-    if (lib->comm && !lib->flat) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
+    /* Enumerated libraries hold the groups that pay (bigger ones measured no gain on 9 x 9). */
+    if (lib->comm && !lib->has_groups) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
     return found;
 }
 

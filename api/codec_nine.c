@@ -269,6 +269,8 @@ const api_puzzle codec_nine = {
                    "\"optimal\":\"n <= 3\",\"n9_max_moves\":999}",
     .example_json = "{\"a\":[\"100\",\"000\",\"000\"],\"b\":[\"111\",\"111\",\"011\"]}",
     .example_text = "100\n000\n000\n111\n111\n011\n",
+    /* {"a": [64 rows], "b": [64 rows], "max_moves"} */
+    .json_limits = {2, JSON_PRESCAN_OBJECT_COST + 2 * (JSON_PRESCAN_ARRAY_COST + 64) + 1},
     .from_json = nine_from_json,
     .from_text = nine_from_text,
     .solve = nine_job_solve,

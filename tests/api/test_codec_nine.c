@@ -98,8 +98,7 @@ static char *read_file(const char *path)
 START_TEST(sample_text_gives_a_shortest_answer)
 {
     api_error err;
-    char *out =
-        run(read_file(PUZZLED_TEST_DATA "/nine/sample.in"), API_FORMAT_TEXT, &err);
+    char *out = run(read_file(PUZZLED_TEST_DATA "/nine/sample.in"), API_FORMAT_TEXT, &err);
     ck_assert_ptr_nonnull(out);
     size_t len = strlen(out);
     ck_assert(len >= 2 && out[len - 1] == '\n' && out[len - 2] != '\n');

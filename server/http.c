@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include "accesslog.h"
 #include "answer.h"
 #include "cors.h"
+#include "freelist.h"
+#include "json_arena.h"
 #include "metrics.h"
 #include "pool.h"
 #include "registry.h"
@@ -37,6 +40,11 @@
 #define BODY_FIRST_CAP 4096u
 #define BODY_PREALLOC_MAX (1u << 20)
 #define DISCARD_MAX ((size_t)64 << 20) /* read past the cap, to answer 413 */
+/* An answer up to this size is encoded by the worker into the request itself and sent from
+ * there with a Content-Length: one send() for headers and body, nothing more to allocate. A
+ * longer one streams (chunked) through the content reader, starting with these bytes. */
+#define ANSWER_INLINE 4096u
+#define REQUESTS_KEPT 256u /* free request structs kept per HTTP thread */
 /* After a request whose body or answer was at least this large, freed heap is given back to
  * the system (malloc_trim, on the watch thread): glibc keeps what a parse or a 10^5-instance
  * answer freed, tens of MiB, for reuse otherwise. */
@@ -64,6 +72,7 @@ struct http_server {
     char *puzzles_json;
     size_t puzzles_len;
     unsigned port;
+    freelist requests; /* request structs, reused */
 };
 
 typedef enum route {
@@ -100,15 +109,19 @@ typedef struct request {
     char *body; /* NUL-terminated; len bytes */
     size_t len, cap;
     bool oversize;
-    size_t discarded;   /* bytes dropped once oversize */
-    api_answer *answer; /* the worker's result ... */
-    api_error err;      /* ... or its error */
+    size_t discarded;          /* bytes dropped once oversize */
+    api_answer *answer;        /* the worker's result (NULL once wholly in head) ... */
+    api_error err;             /* ... or its error */
+    const char *answer_type;   /* the answer's Content-Type */
+    bool answered;             /* the worker produced an answer, not an error */
+    size_t head_len, head_pos; /* the answer's first bytes, encoded by the worker, in head */
     struct timespec start_mono, start_real;
     int status;
     uint64_t bytes;
     char method[16];
     char path[PATH_LOG_MAX];
     char request_id[REQUEST_ID_MAX + 1];
+    char head[ANSWER_INLINE]; /* last: request_new clears everything before it */
 } request;
 
 static double seconds_since(const struct timespec *start)
@@ -203,7 +216,15 @@ static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     request *r = cls;
-    size_t n = api_answer_read(r->answer, buf, max);
+    size_t n;
+    if (r->head_pos < r->head_len) { /* first what the worker encoded already */
+        n = r->head_len - r->head_pos;
+        if (n > max) n = max;
+        memcpy(buf, r->head + r->head_pos, n);
+        r->head_pos += n;
+    } else {
+        n = api_answer_read(r->answer, buf, max);
+    }
     if (n == 0) return MHD_CONTENT_READER_END_OF_STREAM;
     r->bytes += n;
     return (ssize_t)n;
@@ -211,9 +232,11 @@ static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
 
 static enum MHD_Result send_answer(request *r)
 {
+    if (!r->answer) /* whole in head, which lives until the request completes */
+        return send_static(r, MHD_HTTP_OK, r->answer_type, r->head, r->head_len);
     struct MHD_Response *resp =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, read_answer, r, NULL);
-    return send_response(r, MHD_HTTP_OK, resp, api_answer_content_type(r->answer));
+    return send_response(r, MHD_HTTP_OK, resp, r->answer_type);
 }
 
 /* ---- routes --------------------------------------------------------------------------- */
@@ -531,7 +554,9 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
     budget b;
     budget_init_ms(&b, r->srv->cfg.time_limit_ms - waited, &r->cancel);
     r->err.code = API_OK;
+    json_arena_begin(); /* the parse tree is dropped inside api_answer_solve */
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
+    json_arena_end();
     if (!r->answer && r->err.code == API_OK)
         api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
     /* A large body was parsed, or a long solve may have built large tables (Mayan's reach
@@ -542,6 +567,21 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
     if (r->len >= TRIM_AFTER_BYTES || took >= TRIM_AFTER_SOLVE_MS)
         watch_request_trim(r->srv->watch);
     release_body(r); /* parsed: the answer holds what it needs */
+    if (!r->answer) return;
+    /* Encode the first ANSWER_INLINE bytes here, off the HTTP thread; when that is the whole
+     * answer, the HTTP thread only sends it. */
+    r->answered = true;
+    r->answer_type = api_answer_content_type(r->answer);
+    for (;;) {
+        size_t n = api_answer_read(r->answer, r->head + r->head_len, sizeof r->head - r->head_len);
+        if (n == 0) {
+            api_answer_free(r->answer);
+            r->answer = NULL;
+            return;
+        }
+        r->head_len += n;
+        if (r->head_len == sizeof r->head) return; /* more to come: it streams */
+    }
 }
 
 static void job_finish(pool_job *job)
@@ -586,8 +626,9 @@ static enum MHD_Result dispatch_solve(request *r)
 static request *request_new(http_server *s, struct MHD_Connection *conn, const char *url,
                             const char *method)
 {
-    request *r = calloc(1, sizeof *r);
+    request *r = freelist_take(&s->requests);
     if (!r) return NULL;
+    memset(r, 0, offsetof(request, head)); /* head is written before it is read */
     r->srv = s;
     r->conn = conn;
     r->job.solve = job_solve;
@@ -656,7 +697,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case STATE_SOLVING: /* resumed by the worker */
         atomic_fetch_sub(&r->srv->suspended, 1);
         r->state = STATE_ANSWERED;
-        if (r->answer) return send_answer(r);
+        if (r->answered) return send_answer(r);
         return send_api_error(r, &r->err, NULL);
     case STATE_ANSWERED:
     default:
@@ -686,14 +727,15 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         .duration_ms = seconds_since(&r->start_mono) * 1000.0,
         .request_id = r->request_id,
     };
-    accesslog_write(STDOUT_FILENO, &e);
+    accesslog_append(&e);
     api_answer_free(r->answer);
     if (r->bytes >= TRIM_AFTER_BYTES || r->cap >= TRIM_AFTER_BYTES)
         watch_request_trim(r->srv->watch);
     release_body(r);
     watch_idle(r->srv->watch, r->wc);
-    atomic_fetch_sub(&r->srv->in_flight, 1);
-    free(r);
+    http_server *s = r->srv;
+    freelist_give(&s->requests, r);
+    atomic_fetch_sub(&s->in_flight, 1);
 }
 
 /* The connection's watch record lives as libmicrohttpd's socket context. */
@@ -809,6 +851,15 @@ static unsigned connection_limit(void)
     return limit > 10000 ? 10000u : (unsigned)limit;
 }
 
+/* One HTTP thread per core, at most HTTP_THREADS_MAX: they only move bytes. */
+#define HTTP_THREADS_MAX 4u
+static unsigned http_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1) return 1;
+    return (unsigned)cpus < HTTP_THREADS_MAX ? (unsigned)cpus : HTTP_THREADS_MAX;
+}
+
 http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
 {
     http_server *s = calloc(1, sizeof *s);
@@ -824,6 +875,12 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     atomic_init(&s->draining, false);
     atomic_init(&s->in_flight, 0);
     atomic_init(&s->suspended, 0);
+    if (!freelist_init(&s->requests, sizeof(request), REQUESTS_KEPT)) {
+        snprintf(err, err_cap, "puzzled: out of thread keys");
+        free(s);
+        return NULL;
+    }
+    json_arena_install(); /* before any thread uses jansson; without it, plain malloc */
     s->puzzles_json = registry_puzzles_json(&s->puzzles_len);
     s->pool = pool_create(cfg->workers, cfg->queue);
     s->watch = watch_start(cfg->request_timeout_ms, (long)CONNECTION_TIMEOUT_S * 1000);
@@ -831,12 +888,17 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
         snprintf(err, err_cap, "puzzled: cannot start %u worker threads", cfg->workers);
         goto fail;
     }
+    accesslog_start(STDOUT_FILENO); /* without its thread, lines are written one by one */
 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
+    /* libmicrohttpd's own thread pool, each thread with poll(): HTTP work spreads over the
+     * cores instead of queueing behind one thread. poll, not epoll: in epoll mode a client that
+     * closes right after its last byte goes unnoticed (the edge is consumed with the data),
+     * and poll also spares the two epoll_ctl calls that every suspend and resume cost. */
     unsigned flags =
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+        MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_ITC;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, cfg->bind, &v4.sin_addr) == 1) {
@@ -864,6 +926,7 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
         MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)on_completed, (void *)s,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)http_threads(),
         /* Hardening (watch.h): deadlines and departed clients, encoded control characters in
          * the path, connections per client address (0 = no limit). */
         MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)on_connection, (void *)s,
@@ -881,9 +944,11 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     s->port = info ? info->port : cfg->port;
     return s;
 fail:
+    accesslog_stop();
     watch_stop(s->watch);
     pool_destroy(s->pool);
     free(s->puzzles_json);
+    freelist_destroy(&s->requests);
     free(s);
     return NULL;
 }
@@ -902,6 +967,7 @@ static void sleep_ms(long ms)
 void http_begin_drain(http_server *s)
 {
     atomic_store(&s->draining, true);
+    accesslog_flush(); /* the lines so far come before the "draining" line */
 }
 
 void http_drain_and_stop(http_server *s)
@@ -933,8 +999,11 @@ void http_drain_and_stop(http_server *s)
 
     MHD_stop_daemon(s->daemon);
     if (listen_fd != MHD_INVALID_SOCKET) close(listen_fd);
+    accesslog_stop(); /* every request has completed: its line goes out now */
     watch_stop(s->watch);
     pool_destroy(s->pool);
     free(s->puzzles_json);
+    freelist_drain(&s->requests); /* any completed on this thread; the HTTP threads' are gone */
+    freelist_destroy(&s->requests);
     free(s);
 }

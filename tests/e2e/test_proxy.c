@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "e2e/harness.h"
@@ -135,6 +136,20 @@ static int count_ids(const harness_server *s, const char *prefix)
     return n;
 }
 
+/* The access log is batched (a line is out within 50 ms): counts once the lines are there, or
+ * after 10 s. */
+static void count_logged(const harness_server *replicas, const char *prefix, int want, int *a,
+                         int *b)
+{
+    for (int waited = 0;; waited += 10) {
+        *a = count_ids(&replicas[0], prefix);
+        *b = count_ids(&replicas[1], prefix);
+        if (*a + *b >= want || waited >= 10000) return;
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* The examples of GET /puzzles (through the proxy): slug, body and type, JSON then text. */
 typedef struct {
     char slug[32];
@@ -197,7 +212,8 @@ START_TEST(every_example_through_the_proxy)
             harness_response_free(&direct);
         }
     /* The ids reached the replicas' access logs: every request logged once, on both replicas. */
-    int a = count_ids(&t.replica[0], "proxy-"), b = count_ids(&t.replica[1], "proxy-");
+    int a, b;
+    count_logged(t.replica, "proxy-", 3 * n, &a, &b);
     printf("proxy: %d example requests answered as directly; replica 1 logged %d, replica 2 %d\n",
            3 * n, a, b);
     ck_assert_int_eq(a + b, 3 * n);
@@ -209,7 +225,8 @@ START_TEST(every_example_through_the_proxy)
     char made[64];
     ck_assert_ptr_nonnull(harness_header(&r, "X-Request-Id", made, sizeof made));
     ck_assert_uint_eq(strlen(made), 32); /* nginx's $request_id: 32 hex digits */
-    ck_assert_int_eq(count_ids(&t.replica[0], made) + count_ids(&t.replica[1], made), 1);
+    count_logged(t.replica, made, 1, &a, &b);
+    ck_assert_int_eq(a + b, 1);
     harness_response_free(&r);
     for (int k = 0; k < n; k++) free(ex[k].body);
     stop_all(&t);
@@ -350,7 +367,12 @@ START_TEST(replica_killed_mid_run)
     pthread_t th[CLIENTS];
     for (int c = 0; c < CLIENTS; c++) pthread_create(&th[c], NULL, client, &run);
     for (int c = 0; c < CLIENTS; c++) pthread_join(th[c], NULL);
+    /* The access log is batched: wait (up to 10 s) for replica 1's lines. */
     int after = count_ids(&t.replica[0], "kill-");
+    for (int waited = 0; after < KILL_TOTAL - KILL_AFTER && waited < 10000; waited += 10) {
+        nanosleep(&(struct timespec){0, 10 * 1000000L}, NULL);
+        after = count_ids(&t.replica[0], "kill-");
+    }
     printf("proxy: %d requests, replica 2 killed after %d answers: %d answered wrongly, "
            "%d without an answer; replica 1 logged %d, replica 2 %d before its death\n",
            run.done, run.killed_at, run.wrong, run.failed, after,

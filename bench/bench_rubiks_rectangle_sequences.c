@@ -23,7 +23,8 @@ typedef struct best_list {
 
 static void offer(best_list *best, const uint8_t *rows, int len)
 {
-    rubiks_rectangle_seq_init(&group, rows, len, &seq);
+    rubiks_rectangle_seq_free(&seq);
+    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq);
     if (!seq.complete || seq.pairs != 2) return;
     int cls = seq.parity;
     for (int r = 0; r < 2; r++) {
@@ -43,7 +44,8 @@ static void offer(best_list *best, const uint8_t *rows, int len)
 
 static double score(const uint8_t *rows, int len)
 {
-    rubiks_rectangle_seq_init(&group, rows, len, &seq);
+    rubiks_rectangle_seq_free(&seq);
+    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq);
     return seq.complete && seq.pairs == 2 ? seq.mean_cost : 99;
 }
 

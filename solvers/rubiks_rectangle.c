@@ -116,26 +116,58 @@ static const char *const joint_sequences[] = {
     "156151216156162",
 };
 
+/* Runs shared by three pairs of rows (events of the third pair: 9, a), one list per number of odd
+ * pairs: the odd pairs come first, and a block maps its own pairs onto the run's to match (the
+ * pairs of a block are interchangeable, so one run serves every order). Found by hill climbing
+ * (bench/bench_rubiks_rectangle_sequences.c, mode "triple"). */
+static const char *const triple_sequences[] = {
+    /* no odd pair */
+    "2a56592191512a2126195612615a62",
+    /* pair 0 odd */
+    "26a161591a921629521252a6a2592",
+    /* pairs 0 and 1 odd */
+    "5219216a2a952962a151951615261a",
+    /* all three odd */
+    "256159a9625915212a165a261a1",
+};
+
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
 #define JOINT_CAP (sizeof joint_sequences / sizeof joint_sequences[0])
-#define POOL_CAP (SINGLE_CAP + JOINT_CAP)
+#define TRIPLE_CAP (sizeof triple_sequences / sizeof triple_sequences[0])
+#define POOL_CAP (SINGLE_CAP + JOINT_CAP + TRIPLE_CAP)
 
 typedef struct seq_pool {
     rubiks_rectangle_group group;
     rubiks_rectangle_seq seq[POOL_CAP];
     int count;
+    bool out_of_memory;
 } seq_pool;
 
 static seq_pool shared_pool;
 static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
 
+static void pool_add(seq_pool *pool, const uint8_t *rows, int len, int pairs)
+{
+    if (pool->count >= (int)POOL_CAP) return;
+    if (!rubiks_rectangle_seq_init(&pool->group, rows, len, pairs, &pool->seq[pool->count++]))
+        pool->out_of_memory = true;
+}
+
+static void pool_add_text(seq_pool *pool, const char *text)
+{
+    uint8_t rows[RR_SEQ_MAX];
+    int len = 0;
+    for (const char *p = text; *p && len < RR_SEQ_MAX; p++)
+        rows[len++] = (uint8_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+    pool_add(pool, rows, len, 1);
+}
+
 /* Every single-pair run of up to SINGLE_SEQ_LEN row events without two equal neighbours (the
- * empty one included: it serves blocks that are already home), and the joint list. Built once
- * per process (a few tens of milliseconds) and shared read-only by every solve. */
+ * empty one included, with a table for three pairs: it serves blocks that are already home), and
+ * the joint lists. Built once per process and shared read-only by every solve. */
 static void pool_build(void)
 {
     seq_pool *pool = &shared_pool;
-    const rubiks_rectangle_group *g = &pool->group;
     rubiks_rectangle_group_init(&pool->group);
     pool->count = 0;
     for (int len = 0; len <= SINGLE_SEQ_LEN; len++) {
@@ -148,23 +180,18 @@ static void pool_build(void)
                 rows[i] = (uint8_t)(v % 3 + 1);
                 if (i > 0 && rows[i] == rows[i - 1]) ok = false;
             }
-            if (ok && pool->count < (int)POOL_CAP)
-                rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
+            if (ok) pool_add(pool, rows, len, len == 0 ? RR_PAIRS_MAX : 1);
         }
     }
-    for (size_t k = 0; k < JOINT_CAP && pool->count < (int)POOL_CAP; k++) {
-        uint8_t rows[RR_SEQ_MAX];
-        int len = 0;
-        for (const char *p = joint_sequences[k]; *p && len < RR_SEQ_MAX; p++)
-            rows[len++] = (uint8_t)(*p - '0');
-        rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
-    }
+    for (size_t k = 0; k < JOINT_CAP; k++) pool_add_text(pool, joint_sequences[k]);
+    for (size_t k = 0; k < TRIPLE_CAP; k++) pool_add_text(pool, triple_sequences[k]);
 }
 
+/* NULL when the tables could not be allocated. */
 static const seq_pool *pool_get(void)
 {
     pthread_once(&shared_pool_once, pool_build);
-    return &shared_pool;
+    return shared_pool.out_of_memory ? NULL : &shared_pool;
 }
 
 /* The sequence for a block of `pairs` row pairs with parities `parity` when it serves `cols`
@@ -185,8 +212,17 @@ static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, un
 
 /* ---- the plan ---- */
 
+/* A block: consecutive row pairs sharing one run. pair[j] is the row pair (offset from first)
+ * that plays pair j of the run: three-pair runs are listed with their odd pairs first. */
+typedef struct block {
+    int first;
+    uint8_t size;   /* 1..3 */
+    uint8_t parity; /* bit j: the parity of the run's pair j */
+    uint8_t pair[RR_PAIRS_MAX];
+} block;
+
 /* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state, and
- * the blocks: consecutive pairs of row pairs (the last one alone when P is odd). */
+ * the blocks of consecutive row pairs. */
 typedef struct core {
     const rubiks_rectangle_group *g;
     int height, width, rows, cols; /* rows = P = H/2, cols = Q = W/2 */
@@ -194,6 +230,7 @@ typedef struct core {
     const uint8_t *tau;                     /* [p * Q + q] */
     uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
     uint8_t *column_parity;                 /* [q]: the parity of G_q */
+    block *block;                           /* [block] */
     const rubiks_rectangle_seq **block_seq; /* [block] */
 } core;
 
@@ -202,20 +239,39 @@ static unsigned popcount2(unsigned v)
     return (v & 1) + ((v >> 1) & 1);
 }
 
-static int block_first(int blk)
+/* Cuts the P row pairs into blocks of `size` (2 or 3) pairs: the rest is one smaller block,
+ * except that 3k + 1 pairs end with two blocks of two. */
+static void cut_blocks(core *c, int size)
 {
-    return 2 * blk;
+    int P = c->rows, n = 0, p = 0;
+    while (p < P) {
+        int left = P - p, take = left < size ? left : size;
+        if (size == 3 && left == 4) take = 2;
+        c->block[n].first = p;
+        c->block[n].size = (uint8_t)take;
+        n++;
+        p += take;
+    }
+    c->blocks = n;
 }
 
-static int block_pairs(const core *c, int blk)
+/* Fills each block's parity and pair order from pair_parity. */
+static void order_blocks(core *c)
 {
-    return 2 * blk + 1 < c->rows ? 2 : 1;
-}
-
-static unsigned block_parity(const core *c, int blk)
-{
-    int p = block_first(blk);
-    return c->pair_parity[p] | (block_pairs(c, blk) == 2 ? c->pair_parity[p + 1] << 1 : 0);
+    for (int blk = 0; blk < c->blocks; blk++) {
+        block *bl = &c->block[blk];
+        int n = 0;
+        if (bl->size == 3) {
+            for (int odd = 1; odd >= 0; odd--)
+                for (int j = 0; j < 3; j++)
+                    if (c->pair_parity[bl->first + j] == odd) bl->pair[n++] = (uint8_t)j;
+        } else {
+            for (int j = 0; j < bl->size; j++) bl->pair[n++] = (uint8_t)j;
+        }
+        bl->parity = 0;
+        for (int j = 0; j < bl->size; j++)
+            bl->parity |= (uint8_t)(c->pair_parity[bl->first + bl->pair[j]] << j);
+    }
 }
 
 /* The target phi of orbit (p,q) when the net so far is A and the total is G: A tau G A. */
@@ -226,14 +282,17 @@ static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_
     return g->mul[g->mul[g->column[a]][x]][g->column[a]];
 }
 
-/* The table key of block blk in column pair q. */
+/* The table key of block blk in column pair q: pair j's target in digit j (base 24). Tables of
+ * more pairs than the block has (the empty run's) read the missing digits as 0, the identity. */
 static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
 {
-    int p = block_first(blk), Q = c->cols;
-    unsigned t0 = target(c, c->tau[(size_t)p * Q + q], a, g_total);
-    unsigned t1 = block_pairs(c, blk) == 2 ? target(c, c->tau[(size_t)(p + 1) * Q + q], a, g_total)
-                                           : c->g->identity;
-    return t0 + RR_PERMS * t1;
+    const block *bl = &c->block[blk];
+    int Q = c->cols;
+    unsigned key = 0;
+    for (int j = bl->size - 1; j >= 0; j--)
+        key = key * RR_PERMS +
+              target(c, c->tau[(size_t)(bl->first + bl->pair[j]) * Q + q], a, g_total);
+    return key;
 }
 
 /* One step of the forward DP through block blk with sequence s. */
@@ -296,7 +355,7 @@ static void choose_parities(core *c, unsigned g0)
 static void pick_default_sequences(core *c, const seq_pool *pool)
 {
     for (int blk = 0; blk < c->blocks; blk++)
-        c->block_seq[blk] = pool_pick(pool, block_pairs(c, blk), block_parity(c, blk), c->cols);
+        c->block_seq[blk] = pool_pick(pool, c->block[blk].size, c->block[blk].parity, c->cols);
 }
 
 /* Total flips of the core plan for the current row sequences; -1 when out of time. */
@@ -379,11 +438,11 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
         }
         long best = -1;
         const rubiks_rectangle_seq *pick = c->block_seq[blk];
-        int pairs = block_pairs(c, blk);
-        unsigned parity = block_parity(c, blk);
+        int pairs = c->block[blk].size;
+        unsigned parity = c->block[blk].parity;
         for (int i = 0; i < pool->count; i++) {
             const rubiks_rectangle_seq *s = &pool->seq[i];
-            /* The empty sequence serves a block of one pair or two. */
+            /* The empty sequence serves a block of any size. */
             if ((s->pairs != pairs && s->len > 0) || s->parity != parity) continue;
             if (budget_expired(b)) return false;
             long cost = s->row_cost;
@@ -425,7 +484,7 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
 
 /* Writes the moves of the core plan: per block, before each row event the column choices, then
  * the event's row flips; at the end the final column flips. */
-static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint32_t *choice,
+static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint64_t *choice,
                       uint8_t *final_net, budget *b)
 {
     int B = c->blocks, Q = c->cols, H = c->height, W = c->width;
@@ -461,7 +520,8 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
                 if (cv & 1) push(out, -(q + 1));
                 if (cv & 2) push(out, -(W - q));
             }
-            int p = block_first(blk) + ((s->rows[i] & RR_ROW_SECOND) ? 1 : 0);
+            const block *bl = &c->block[blk];
+            int p = bl->first + bl->pair[RR_ROW_PAIR(s->rows[i])];
             if (s->rows[i] & RR_ROW_TOP) push(out, p + 1);
             if (s->rows[i] & RR_ROW_BOTTOM) push(out, H - p);
         }
@@ -508,7 +568,8 @@ typedef struct workspace {
     const rubiks_rectangle_seq **block_seq, **best_seq;
     unsigned *f, *fw, *bw;
     uint16_t *keys;
-    uint32_t *choice;
+    uint64_t *choice;
+    block *block;
 } workspace;
 
 static void workspace_free(workspace *ws)
@@ -525,13 +586,18 @@ static void workspace_free(workspace *ws)
     free(ws->bw);
     free(ws->keys);
     free(ws->choice);
+    free(ws->block);
 }
 
-/* Solves the 4-cell orbits (tau already filled). */
-static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, budget *b)
+/* Solves the 4-cell orbits (tau already filled). Blocks of three pairs need fewer flips per
+ * orbit than blocks of two once a run serves enough column pairs; boards of moderate size plan
+ * both cuts, and keep the cheaper. */
+static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, bool both_cuts,
+                                          budget *b)
 {
-    int B = c->blocks, Q = c->cols;
+    int B = (c->rows + 1) / 2, Q = c->cols; /* blocks of two: the most blocks of any cut */
     const seq_pool *pool = pool_get();
+    if (!pool) return RUBIKS_RECTANGLE_NO_MEMORY;
     size_t stride = 4 * (size_t)(B + 1);
     ws->f = malloc(stride * sizeof *ws->f);
     ws->fw = malloc(2 * (size_t)Q * stride * sizeof *ws->fw);
@@ -542,28 +608,37 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     ws->final_net = malloc((size_t)Q);
     ws->block_seq = malloc((size_t)B * sizeof *ws->block_seq);
     ws->best_seq = malloc((size_t)B * sizeof *ws->best_seq);
+    ws->block = malloc((size_t)B * sizeof *ws->block);
     if (!ws->f || !ws->fw || !ws->bw || !ws->keys || !ws->back || !ws->choice || !ws->final_net ||
-        !ws->block_seq || !ws->best_seq)
+        !ws->block_seq || !ws->best_seq || !ws->block)
         return RUBIKS_RECTANGLE_NO_MEMORY;
     c->block_seq = ws->block_seq;
+    c->block = ws->block;
 
-    /* The one free bit: the parity of G_0. Plan both, keep the cheaper. */
+    /* The free choices: the cut, and the parity of G_0. Plan each, keep the cheapest. */
     long best = -1;
     unsigned best_g0 = 0;
-    for (unsigned g0 = 0; g0 < 2; g0++) {
-        choose_parities(c, g0);
-        pick_default_sequences(c, pool);
-        for (int round = 0; round < DESCENT_ROUNDS; round++)
-            if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
-        long cost = plan_cost(c, ws->f, b);
-        if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
-        if (best < 0 || cost < best) {
-            best = cost, best_g0 = g0;
-            memcpy(ws->best_seq, c->block_seq, (size_t)B * sizeof *ws->best_seq);
+    int best_size = 3;
+    for (int size = 3; size >= (both_cuts ? 2 : 3); size--)
+        for (unsigned g0 = 0; g0 < 2; g0++) {
+            cut_blocks(c, size);
+            choose_parities(c, g0);
+            order_blocks(c);
+            pick_default_sequences(c, pool);
+            for (int round = 0; round < DESCENT_ROUNDS; round++)
+                if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b))
+                    return RUBIKS_RECTANGLE_TIME_LIMIT;
+            long cost = plan_cost(c, ws->f, b);
+            if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
+            if (best < 0 || cost < best) {
+                best = cost, best_g0 = g0, best_size = size;
+                memcpy(ws->best_seq, c->block_seq, (size_t)c->blocks * sizeof *ws->best_seq);
+            }
         }
-    }
+    cut_blocks(c, best_size);
     choose_parities(c, best_g0);
-    memcpy(c->block_seq, ws->best_seq, (size_t)B * sizeof *ws->best_seq);
+    order_blocks(c);
+    memcpy(c->block_seq, ws->best_seq, (size_t)c->blocks * sizeof *ws->best_seq);
     if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
         return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
     return RUBIKS_RECTANGLE_OK;
@@ -571,7 +646,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
 
 /* Plans the 4-cell orbits of an H x W board (tau [p * Q + q]) into out, then cancels pairs. */
 static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int H, int W,
-                                            const uint8_t *tau, move_list *out, budget *b)
+                                            const uint8_t *tau, move_list *out, bool both_cuts,
+                                            budget *b)
 {
     int P = H / 2, Q = W / 2;
     workspace ws = {0};
@@ -580,8 +656,8 @@ static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int
     ws.column_parity = malloc((size_t)Q);
     ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
     if (ws.pair_parity && ws.column_parity && ws.mark) {
-        core c = {g, H, W, P, Q, (P + 1) / 2, tau, ws.pair_parity, ws.column_parity, NULL};
-        status = solve_core(&c, &ws, out, b);
+        core c = {g, H, W, P, Q, 0, tau, ws.pair_parity, ws.column_parity, NULL, NULL};
+        status = solve_core(&c, &ws, out, both_cuts, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
     if (status == RUBIKS_RECTANGLE_OK) out->n = cancel_pairs(out->m, out->n, ws.mark);
@@ -693,7 +769,9 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
     bool reverse_row, reverse_col;
     if (!lines_and_orbits_fit(board, &reverse_row, &reverse_col)) return RUBIKS_RECTANGLE_OK;
 
-    const rubiks_rectangle_group *g = &pool_get()->group;
+    const seq_pool *pool = pool_get();
+    if (!pool) return RUBIKS_RECTANGLE_NO_MEMORY;
+    const rubiks_rectangle_group *g = &pool->group;
     int P = H / 2, Q = W / 2;
     rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
     move_list out = {0}, wide = {0}, tall = {0};
@@ -713,10 +791,11 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
          * P > Q; boards of moderate size try both and keep the shorter. */
         bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
         bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
-        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, b);
+        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, b);
         if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
             tau_t = transpose_orbits(g, tau, P, Q);
-            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, b) : RUBIKS_RECTANGLE_NO_MEMORY;
+            status =
+                tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, b) : RUBIKS_RECTANGLE_NO_MEMORY;
             /* A row of the transposed board is a column of this one. */
             for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
         }

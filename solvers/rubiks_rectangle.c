@@ -44,6 +44,8 @@
 #define DESCENT_ROUNDS 1
 /* Boards with at most this many 4-cell orbits are planned in both orientations. */
 #define BOTH_ORIENTATIONS_MAX_ORBITS 40000
+/* Boards with at most this many 4-cell orbits try every mirror image of every run. */
+#define MIRRORS_MAX_ORBITS 10000
 
 typedef struct move_list {
     rubiks_rectangle_move *m;
@@ -123,12 +125,16 @@ static const char *const joint_sequences[] = {
 static const char *const triple_sequences[] = {
     /* no odd pair */
     "2a56592191512a2126195612615a62",
+    "25916152a5a952a2691921961a2a9259",
     /* pair 0 odd */
     "26a161591a921629521252a6a2592",
+    "5952161a2195161a291619561a19651",
     /* pairs 0 and 1 odd */
     "5219216a2a952962a151951615261a",
+    "1625a2659a652a591a52a652a19162a1",
     /* all three odd */
-    "256159a9625915212a165a261a1",
+    "5261a9a125a516a5952a5695651a5",
+    "92a19125a15265952a9521a169a615a",
 };
 
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
@@ -212,13 +218,19 @@ static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, un
 
 /* ---- the plan ---- */
 
-/* A block: consecutive row pairs sharing one run. pair[j] is the row pair (offset from first)
- * that plays pair j of the run: three-pair runs are listed with their odd pairs first. */
+/* A block: consecutive row pairs sharing one run, and how the run is laid onto them. pair[j] is
+ * the row pair (offset from first) that plays pair j of the run (three-pair runs are listed with
+ * their odd pairs first). Two mirror images are free as well: bit j of tb swaps the top and
+ * bottom rows of the run's pair j, and lr swaps the left and right column of every choice. Each
+ * image's table is the run's own with the key conjugated (see block_key), so a block chooses
+ * among many runs at no memory cost. */
 typedef struct block {
     int first;
     uint8_t size;   /* 1..3 */
     uint8_t parity; /* bit j: the parity of the run's pair j */
     uint8_t pair[RR_PAIRS_MAX];
+    uint8_t tb, lr;
+    const rubiks_rectangle_seq *seq;
 } block;
 
 /* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state, and
@@ -231,8 +243,30 @@ typedef struct core {
     uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
     uint8_t *column_parity;                 /* [q]: the parity of G_q */
     block *block;                           /* [block] */
-    const rubiks_rectangle_seq **block_seq; /* [block] */
+    bool mirrors;                           /* try the mirror images in the descent */
+    uint8_t conj[4][RR_PERMS];              /* [tb + 2 lr][x]: x conjugated by the image */
 } core;
+
+/* The mirror images act on an orbit's state by conjugation: top <-> bottom by the column double
+ * flip LR = (02)(13), left <-> right by the row double flip TB = (01)(23). Both commute with
+ * every column choice, so a run's table serves its images with conjugated keys (and, for left
+ * <-> right, the net's two bits swapped). */
+static void core_init_conj(core *c)
+{
+    const rubiks_rectangle_group *g = c->g;
+    for (int e = 0; e < 4; e++) {
+        uint8_t m = g->identity;
+        if (e & 1) m = g->mul[m][g->column[3]];
+        if (e & 2) m = g->mul[m][g->row[3]];
+        for (int x = 0; x < RR_PERMS; x++) c->conj[e][x] = g->mul[g->mul[m][x]][m];
+    }
+}
+
+/* The net of the run's own table for the block's net n. */
+static inline unsigned table_net(const block *bl, unsigned n)
+{
+    return bl->lr ? ((n & 1) << 1) | (n >> 1) : n;
+}
 
 static unsigned popcount2(unsigned v)
 {
@@ -271,6 +305,7 @@ static void order_blocks(core *c)
         bl->parity = 0;
         for (int j = 0; j < bl->size; j++)
             bl->parity |= (uint8_t)(c->pair_parity[bl->first + bl->pair[j]] << j);
+        bl->tb = bl->lr = 0;
     }
 }
 
@@ -282,29 +317,44 @@ static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_
     return g->mul[g->mul[g->column[a]][x]][g->column[a]];
 }
 
-/* The table key of block blk in column pair q: pair j's target in digit j (base 24). Tables of
- * more pairs than the block has (the empty run's) read the missing digits as 0, the identity. */
-static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
+/* The key of a block in its run's table from the targets of its pairs (raw[o]: pair first + o):
+ * the target of the run's pair j, conjugated by the image, in digit j (base 24). Tables of more
+ * pairs than the block has (the empty run's) read the missing digits as 0, the identity. */
+static inline unsigned arranged_key(const core *c, const block *bl, const uint8_t *raw)
 {
-    const block *bl = &c->block[blk];
-    int Q = c->cols;
     unsigned key = 0;
     for (int j = bl->size - 1; j >= 0; j--)
-        key = key * RR_PERMS +
-              target(c, c->tau[(size_t)(bl->first + bl->pair[j]) * Q + q], a, g_total);
+        key = key * RR_PERMS + c->conj[((bl->tb >> j) & 1) | bl->lr << 1][raw[bl->pair[j]]];
     return key;
 }
 
-/* One step of the forward DP through block blk with sequence s. */
-static void forward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
-                         unsigned g_total, const unsigned *cur, unsigned *next, uint8_t *back)
+/* The raw targets of block blk in column pair q. */
+static inline void block_targets(const core *c, int blk, int q, unsigned a, unsigned g_total,
+                                 uint8_t *raw)
 {
+    const block *bl = &c->block[blk];
+    for (int o = 0; o < bl->size; o++)
+        raw[o] = target(c, c->tau[(size_t)(bl->first + o) * c->cols + q], a, g_total);
+}
+
+static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
+{
+    uint8_t raw[RR_PAIRS_MAX];
+    block_targets(c, blk, q, a, g_total, raw);
+    return arranged_key(c, &c->block[blk], raw);
+}
+
+/* One step of the forward DP through block blk. */
+static void forward_step(const core *c, int blk, int q, unsigned g_total, const unsigned *cur,
+                         unsigned *next, uint8_t *back)
+{
+    const block *bl = &c->block[blk];
     for (int a = 0; a < 4; a++) next[a] = COST_INF;
     for (unsigned a = 0; a < 4; a++) {
         if (cur[a] >= COST_INF) continue;
         unsigned key = block_key(c, blk, q, a, g_total);
         for (unsigned n = 0; n < 4; n++) {
-            unsigned cost = s->cost[key][n];
+            unsigned cost = bl->seq->cost[key][table_net(bl, n)];
             if (cost == RR_COST_NONE) continue;
             unsigned v = cur[a] + cost;
             if (v < next[a ^ n]) {
@@ -323,7 +373,7 @@ static unsigned column_forward(const core *c, int q, unsigned g_total, unsigned 
     int B = c->blocks;
     for (int a = 0; a < 4; a++) f[a] = a == 0 ? 0 : COST_INF;
     for (int blk = 0; blk < B; blk++)
-        forward_step(c, blk, c->block_seq[blk], q, g_total, f + 4 * blk, f + 4 * (blk + 1),
+        forward_step(c, blk, q, g_total, f + 4 * blk, f + 4 * (blk + 1),
                      back ? back + 4 * blk : NULL);
     unsigned best = COST_INF;
     for (unsigned a = 0; a < 4; a++)
@@ -355,14 +405,14 @@ static void choose_parities(core *c, unsigned g0)
 static void pick_default_sequences(core *c, const seq_pool *pool)
 {
     for (int blk = 0; blk < c->blocks; blk++)
-        c->block_seq[blk] = pool_pick(pool, c->block[blk].size, c->block[blk].parity, c->cols);
+        c->block[blk].seq = pool_pick(pool, c->block[blk].size, c->block[blk].parity, c->cols);
 }
 
 /* Total flips of the core plan for the current row sequences; -1 when out of time. */
 static long plan_cost(const core *c, unsigned *f, budget *b)
 {
     long total = 0;
-    for (int blk = 0; blk < c->blocks; blk++) total += c->block_seq[blk]->row_cost;
+    for (int blk = 0; blk < c->blocks; blk++) total += c->block[blk].seq->row_cost;
     for (int q = 0; q < c->cols; q++) {
         if (budget_expired(b)) return -1;
         unsigned totals[2];
@@ -377,15 +427,16 @@ static long plan_cost(const core *c, unsigned *f, budget *b)
     return total;
 }
 
-/* One step of the backward DP through block blk with sequence s. */
-static void backward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
-                          unsigned g_total, const unsigned *next, unsigned *cur)
+/* One step of the backward DP through block blk. */
+static void backward_step(const core *c, int blk, int q, unsigned g_total, const unsigned *next,
+                          unsigned *cur)
 {
+    const block *bl = &c->block[blk];
     for (unsigned a = 0; a < 4; a++) {
         unsigned key = block_key(c, blk, q, a, g_total);
         unsigned best = COST_INF;
         for (unsigned n = 0; n < 4; n++) {
-            unsigned cost = s->cost[key][n];
+            unsigned cost = bl->seq->cost[key][table_net(bl, n)];
             if (cost == RR_COST_NONE) continue;
             unsigned v = cost + next[a ^ n];
             if (v < best) best = v;
@@ -399,8 +450,15 @@ static void backward_step(const core *c, int blk, const rubiks_rectangle_seq *s,
  * backward DP values of every column pair and total, laid out [block][q][total][net] so that
  * one block's values are contiguous; keys holds one block's table keys. */
 static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, uint16_t *keys,
-                    budget *b)
+                    uint8_t *raw, budget *b)
 {
+    static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6};
+    static const uint8_t perms[RR_PAIRS_MAX + 1][6][RR_PAIRS_MAX] = {
+        {{0}},
+        {{0}},
+        {{0, 1}, {1, 0}},
+        {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}},
+    };
     int B = c->blocks, Q = c->cols;
     size_t row = 8 * (size_t)Q; /* one block's values */
     for (int q = 0; q < Q; q++) {
@@ -422,60 +480,82 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
             column_totals(c, q, totals);
             for (int k = 0; k < 2; k++) {
                 size_t at = 8 * (size_t)q + 4 * (size_t)k;
-                backward_step(c, blk, c->block_seq[blk], q, totals[k], bw + (blk + 1) * row + at,
-                              bw + blk * row + at);
+                backward_step(c, blk, q, totals[k], bw + (blk + 1) * row + at, bw + blk * row + at);
             }
         }
     }
     for (int blk = 0; blk < B; blk++) {
         const unsigned *f = fw + blk * row, *bn = bw + (blk + 1) * row;
+        block *bl = &c->block[blk];
+        int size = bl->size;
         for (int q = 0; q < Q; q++) {
             unsigned totals[2];
             column_totals(c, q, totals);
             for (int k = 0; k < 2; k++)
                 for (unsigned a = 0; a < 4; a++)
-                    keys[8 * q + 4 * k + a] = (uint16_t)block_key(c, blk, q, a, totals[k]);
+                    block_targets(c, blk, q, a, totals[k],
+                                  raw + RR_PAIRS_MAX * (8 * (size_t)q + 4 * (size_t)k + a));
         }
         long best = -1;
-        const rubiks_rectangle_seq *pick = c->block_seq[blk];
-        int pairs = c->block[blk].size;
-        unsigned parity = c->block[blk].parity;
+        block pick = *bl, trial = *bl;
         for (int i = 0; i < pool->count; i++) {
             const rubiks_rectangle_seq *s = &pool->seq[i];
             /* The empty sequence serves a block of any size. */
-            if ((s->pairs != pairs && s->len > 0) || s->parity != parity) continue;
-            if (budget_expired(b)) return false;
-            long cost = s->row_cost;
-            for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
-                unsigned m = COST_INF;
-                for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
-                    for (unsigned a = 0; a < 4; a++) {
-                        if (f[at + a] >= COST_INF) continue;
-                        const uint8_t *sc = s->cost[keys[at + a]];
-                        for (unsigned n = 0; n < 4; n++) {
-                            if (sc[n] == RR_COST_NONE) continue;
-                            unsigned v = f[at + a] + sc[n] + bn[at + (a ^ n)];
-                            if (v < m) m = v;
-                        }
+            if (s->pairs != size && s->len > 0) continue;
+            trial.seq = s;
+            for (int pm = 0; pm < perm_count[size]; pm++) {
+                bool fits = true;
+                for (int j = 0; j < size; j++) {
+                    trial.pair[j] = perms[size][pm][j];
+                    if (((s->parity >> j) & 1) != c->pair_parity[bl->first + trial.pair[j]])
+                        fits = false;
+                }
+                if (!fits) continue;
+                int images = s->len > 0 && c->mirrors ? 2 << size : 1;
+                for (int image = 0; image < images; image++) {
+                    if (budget_expired(b)) return false;
+                    trial.tb = (uint8_t)(image >> 1);
+                    trial.lr = (uint8_t)(image & 1);
+                    long cost = s->row_cost;
+                    for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
+                        unsigned m = COST_INF;
+                        for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
+                            for (unsigned a = 0; a < 4; a++) {
+                                if (f[at + a] >= COST_INF) continue;
+                                const uint8_t *sc =
+                                    s->cost[arranged_key(c, &trial, raw + RR_PAIRS_MAX * (at + a))];
+                                for (unsigned n = 0; n < 4; n++) {
+                                    unsigned cn = sc[table_net(&trial, n)];
+                                    if (cn == RR_COST_NONE) continue;
+                                    unsigned v = f[at + a] + cn + bn[at + (a ^ n)];
+                                    if (v < m) m = v;
+                                }
+                            }
+                        cost += m;
                     }
-                cost += m;
-            }
-            if (best < 0 || cost < best) {
-                best = cost;
-                pick = s;
+                    if (best < 0 || cost < best) {
+                        best = cost;
+                        pick = trial;
+                    }
+                    if (s->len == 0) break;
+                }
+                if (s->len == 0) break;
             }
         }
-        c->block_seq[blk] = pick;
+        *bl = pick;
+        for (size_t at = 0; at < row; at++) keys[at] = (uint16_t)arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
         /* Advance the forward values through the block with its new sequence. */
         unsigned *next = fw + (blk + 1) * row;
         for (size_t at = 0; at < row; at += 4) {
             for (unsigned a = 0; a < 4; a++) next[at + a] = COST_INF;
             for (unsigned a = 0; a < 4; a++) {
                 if (f[at + a] >= COST_INF) continue;
-                const uint8_t *sc = pick->cost[keys[at + a]];
-                for (unsigned n = 0; n < 4; n++)
-                    if (sc[n] != RR_COST_NONE && f[at + a] + sc[n] < next[at + (a ^ n)])
-                        next[at + (a ^ n)] = f[at + a] + sc[n];
+                const uint8_t *sc = bl->seq->cost[keys[at + a]];
+                for (unsigned n = 0; n < 4; n++) {
+                    unsigned cn = sc[table_net(bl, n)];
+                    if (cn != RR_COST_NONE && f[at + a] + cn < next[at + (a ^ n)])
+                        next[at + (a ^ n)] = f[at + a] + cn;
+                }
             }
         }
     }
@@ -507,23 +587,27 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
         for (int blk = B - 1; blk >= 0; blk--) {
             unsigned prev = back[4 * blk + a];
             unsigned key = block_key(c, blk, q, prev, g_total);
-            choice[(size_t)blk * Q + q] = c->block_seq[blk]->choice[key][a ^ prev];
+            const block *bl = &c->block[blk];
+            choice[(size_t)blk * Q + q] = bl->seq->choice[key][table_net(bl, a ^ prev)];
             a = prev;
         }
     }
     for (int blk = 0; blk < B; blk++) {
         if (budget_expired(b)) return false;
-        const rubiks_rectangle_seq *s = c->block_seq[blk];
+        const block *bl = &c->block[blk];
+        const rubiks_rectangle_seq *s = bl->seq;
         for (int i = 0; i < s->len; i++) {
             for (int q = 0; q < Q; q++) {
                 unsigned cv = (choice[(size_t)blk * Q + q] >> (2 * i)) & 3;
+                if (bl->lr) cv = table_net(bl, cv); /* the same swap of L and R */
                 if (cv & 1) push(out, -(q + 1));
                 if (cv & 2) push(out, -(W - q));
             }
-            const block *bl = &c->block[blk];
-            int p = bl->first + bl->pair[RR_ROW_PAIR(s->rows[i])];
-            if (s->rows[i] & RR_ROW_TOP) push(out, p + 1);
-            if (s->rows[i] & RR_ROW_BOTTOM) push(out, H - p);
+            int j = RR_ROW_PAIR(s->rows[i]), p = bl->first + bl->pair[j];
+            unsigned rows = s->rows[i] & 3;
+            if (((bl->tb >> j) & 1) && rows != 3) rows ^= 3;
+            if (rows & RR_ROW_TOP) push(out, p + 1);
+            if (rows & RR_ROW_BOTTOM) push(out, H - p);
         }
     }
     for (int q = 0; q < Q; q++) {
@@ -565,11 +649,11 @@ static size_t cancel_pairs(rubiks_rectangle_move *m, size_t n, uint8_t *mark)
 
 typedef struct workspace {
     uint8_t *pair_parity, *column_parity, *back, *final_net, *mark;
-    const rubiks_rectangle_seq **block_seq, **best_seq;
+    block *block, *best_block;
+    uint8_t *raw;
     unsigned *f, *fw, *bw;
     uint16_t *keys;
     uint64_t *choice;
-    block *block;
 } workspace;
 
 static void workspace_free(workspace *ws)
@@ -579,8 +663,8 @@ static void workspace_free(workspace *ws)
     free(ws->back);
     free(ws->final_net);
     free(ws->mark);
-    free(ws->block_seq);
-    free(ws->best_seq);
+    free(ws->best_block);
+    free(ws->raw);
     free(ws->f);
     free(ws->fw);
     free(ws->bw);
@@ -606,14 +690,14 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     ws->back = malloc(4 * (size_t)B);
     ws->choice = malloc((size_t)B * Q * sizeof *ws->choice);
     ws->final_net = malloc((size_t)Q);
-    ws->block_seq = malloc((size_t)B * sizeof *ws->block_seq);
-    ws->best_seq = malloc((size_t)B * sizeof *ws->best_seq);
     ws->block = malloc((size_t)B * sizeof *ws->block);
+    ws->best_block = malloc((size_t)B * sizeof *ws->best_block);
+    ws->raw = malloc(8 * (size_t)Q * RR_PAIRS_MAX);
     if (!ws->f || !ws->fw || !ws->bw || !ws->keys || !ws->back || !ws->choice || !ws->final_net ||
-        !ws->block_seq || !ws->best_seq || !ws->block)
+        !ws->block || !ws->best_block || !ws->raw)
         return RUBIKS_RECTANGLE_NO_MEMORY;
-    c->block_seq = ws->block_seq;
     c->block = ws->block;
+    core_init_conj(c);
 
     /* The free choices: the cut, and the parity of G_0. Plan each, keep the cheapest. */
     long best = -1;
@@ -626,19 +710,18 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
             order_blocks(c);
             pick_default_sequences(c, pool);
             for (int round = 0; round < DESCENT_ROUNDS; round++)
-                if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b))
+                if (!descend(c, pool, ws->fw, ws->bw, ws->keys, ws->raw, b))
                     return RUBIKS_RECTANGLE_TIME_LIMIT;
             long cost = plan_cost(c, ws->f, b);
             if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
             if (best < 0 || cost < best) {
                 best = cost, best_g0 = g0, best_size = size;
-                memcpy(ws->best_seq, c->block_seq, (size_t)c->blocks * sizeof *ws->best_seq);
+                memcpy(ws->best_block, c->block, (size_t)c->blocks * sizeof *ws->best_block);
             }
         }
     cut_blocks(c, best_size);
     choose_parities(c, best_g0);
-    order_blocks(c);
-    memcpy(c->block_seq, ws->best_seq, (size_t)c->blocks * sizeof *ws->best_seq);
+    memcpy(c->block, ws->best_block, (size_t)c->blocks * sizeof *ws->best_block);
     if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
         return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
     return RUBIKS_RECTANGLE_OK;
@@ -647,7 +730,7 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
 /* Plans the 4-cell orbits of an H x W board (tau [p * Q + q]) into out, then cancels pairs. */
 static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int H, int W,
                                             const uint8_t *tau, move_list *out, bool both_cuts,
-                                            budget *b)
+                                            bool mirrors, budget *b)
 {
     int P = H / 2, Q = W / 2;
     workspace ws = {0};
@@ -656,7 +739,7 @@ static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int
     ws.column_parity = malloc((size_t)Q);
     ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
     if (ws.pair_parity && ws.column_parity && ws.mark) {
-        core c = {g, H, W, P, Q, 0, tau, ws.pair_parity, ws.column_parity, NULL, NULL};
+        core c = {g, H, W, P, Q, 0, tau, ws.pair_parity, ws.column_parity, NULL, mirrors, {{0}}};
         status = solve_core(&c, &ws, out, both_cuts, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
@@ -791,11 +874,13 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
          * P > Q; boards of moderate size try both and keep the shorter. */
         bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
         bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
-        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, b);
+        bool mirrors = (size_t)P * Q <= MIRRORS_MAX_ORBITS;
+        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, mirrors, b);
         if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
             tau_t = transpose_orbits(g, tau, P, Q);
             status =
-                tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, b) : RUBIKS_RECTANGLE_NO_MEMORY;
+                tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, mirrors, b)
+                      : RUBIKS_RECTANGLE_NO_MEMORY;
             /* A row of the transposed board is a column of this one. */
             for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
         }

@@ -11,23 +11,26 @@
  * par(0,0) for every orbit.
  *
  * Construction ("shared row runs with column carry"). The row pairs are grouped into blocks of
- * two (the last alone when P is odd), solved one block at a time. A block gets one short run of
- * row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi, each column pair q
- * applies some c_i in V = {e, L, R, LR}, and one column flip then serves the orbits of both row
- * pairs at once. Column flips also act on every other block, but only through their net in V,
- * which commutes inside V: a solved orbit of column pair q just waits in state G_q A_q (G_q: the
- * column pair's total net, fixed in advance; A_q: the net so far), and one last set of column
- * flips A_q G_q puts them all home at the end. Orbit (p,q) then needs w n = A tau G A (tau: the
- * inverse of its state, n the block's net), and the table of the row sequence gives the cheapest
- * column choices for every (targets, net). For fixed row sequences the column pairs are
- * independent: a dynamic program over the blocks with the net A in V as state gives each column
- * pair its optimum. A round of coordinate descent then picks each block's row sequence from the
- * candidates (the empty one too, for blocks already home), holding the others fixed; forward and
- * backward DP values make each try cheap. Blocks run along the longer side of the board (the
+ * three (or of two: boards of moderate size plan both cuts), solved one block at a time. A block
+ * gets one run of row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi,
+ * each column pair q applies some c_i in V = {e, L, R, LR}, and one column flip then serves the
+ * orbits of every row pair of the block at once. Column flips also act on every other block, but
+ * only through their net in V, which commutes inside V: a solved orbit of column pair q just waits
+ * in state G_q A_q (G_q: the column pair's total net, fixed in advance; A_q: the net so far), and
+ * one last set of column flips A_q G_q puts them all home at the end. Orbit (p,q) then needs w n =
+ * A tau G A (tau: the inverse of its state, n the block's net), and the table of the row sequence
+ * gives the cheapest column choices for every (targets, net). For fixed row sequences the column
+ * pairs are independent: a dynamic program over the blocks with the net A in V as state gives each
+ * column pair its optimum. A round of coordinate descent then picks each block's row sequence from
+ * the candidates (the empty one too, for blocks already home), holding the others fixed; forward
+ * and backward DP values make each try cheap. A candidate is a run laid onto the block in any order
+ * of its pairs that fits their parities, and on boards of moderate size in any mirror image
+ * (top/bottom of each pair, left/right): the images' tables are the run's own with conjugated
+ * keys, so they cost no memory. Blocks run along the longer side of the board (the
  * transposed board when H > W), and boards of moderate size are planned both ways. Adjacent
  * flips of the same kind commute, so a last pass cancels equal pairs inside each run.
  *
- * Flips on random boards: about 1.05 per 4-cell orbit on large boards, 1.1 on 100 x 100 (a
+ * Flips on random boards: about 0.77 per 4-cell orbit on 1000 x 1000, 0.93 on 100 x 100 (a
  * per-orbit commutator method needs about 3.9). */
 #include "rubiks_rectangle.h"
 
@@ -121,20 +124,21 @@ static const char *const joint_sequences[] = {
 /* Runs shared by three pairs of rows (events of the third pair: 9, a), one list per number of odd
  * pairs: the odd pairs come first, and a block maps its own pairs onto the run's to match (the
  * pairs of a block are interchangeable, so one run serves every order). Found by hill climbing
- * (bench/bench_rubiks_rectangle_sequences.c, mode "triple"). */
+ * (`bench_rubiks_rectangle_sequences 29 32 triple`: mean column flips per block column
+ * 2.33-2.40). */
 static const char *const triple_sequences[] = {
     /* no odd pair */
-    "2a56592191512a2126195612615a62",
+    "25a6516291959a152161a2a965296a",
     "25916152a5a952a2691921961a2a9259",
     /* pair 0 odd */
-    "26a161591a921629521252a6a2592",
+    "1a926a929515a19169a252192a961",
     "5952161a2195161a291619561a19651",
     /* pairs 0 and 1 odd */
-    "5219216a2a952962a151951615261a",
-    "1625a2659a652a591a52a652a19162a1",
+    "195a69159162a5a61269265629a259",
+    "a5a15a62a925a12a19a956a21656212a",
     /* all three odd */
-    "5261a9a125a516a5952a5695651a5",
-    "92a19125a15265952a9521a169a615a",
+    "6a15a592969a919659a19a612a562",
+    "2a2619592a6216192561a2562a61a29",
 };
 
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
@@ -239,12 +243,12 @@ typedef struct core {
     const rubiks_rectangle_group *g;
     int height, width, rows, cols; /* rows = P = H/2, cols = Q = W/2 */
     int blocks;
-    const uint8_t *tau;                     /* [p * Q + q] */
-    uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
-    uint8_t *column_parity;                 /* [q]: the parity of G_q */
-    block *block;                           /* [block] */
-    bool mirrors;                           /* try the mirror images in the descent */
-    uint8_t conj[4][RR_PERMS];              /* [tb + 2 lr][x]: x conjugated by the image */
+    const uint8_t *tau;        /* [p * Q + q] */
+    uint8_t *pair_parity;      /* [p]: the parity every target of pair p has */
+    uint8_t *column_parity;    /* [q]: the parity of G_q */
+    block *block;              /* [block] */
+    bool mirrors;              /* try the mirror images in the descent */
+    uint8_t conj[4][RR_PERMS]; /* [tb + 2 lr][x]: x conjugated by the image */
 } core;
 
 /* The mirror images act on an orbit's state by conjugation: top <-> bottom by the column double
@@ -543,7 +547,8 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
             }
         }
         *bl = pick;
-        for (size_t at = 0; at < row; at++) keys[at] = (uint16_t)arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
+        for (size_t at = 0; at < row; at++)
+            keys[at] = (uint16_t)arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
         /* Advance the forward values through the block with its new sequence. */
         unsigned *next = fw + (blk + 1) * row;
         for (size_t at = 0; at < row; at += 4) {
@@ -878,9 +883,8 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
         if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, mirrors, b);
         if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
             tau_t = transpose_orbits(g, tau, P, Q);
-            status =
-                tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, mirrors, b)
-                      : RUBIKS_RECTANGLE_NO_MEMORY;
+            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, mirrors, b)
+                           : RUBIKS_RECTANGLE_NO_MEMORY;
             /* A row of the transposed board is a column of this one. */
             for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
         }

@@ -5,9 +5,9 @@
  * column pair form V = {e, L, R, LR}, indexed 0..3 so that composing two of them is XOR.
  *
  * A "row sequence" is the run of row flips X1..Xk (each T, B or both) given to a block of one,
- * two or three pairs of rows; before each Xi each column pair q may apply any c_i in V. For an orbit of
- * the block its effect is w = c0 .. c(k-1) with its own pair's flips Xi in their places, and the
- * column net is n = c0 c1 ... c(k-1). The table of a row sequence holds, for every target
+ * two or three pairs of rows; before each Xi each column pair q may apply any c_i in V. For an
+ * orbit of the block its effect is w = c0 .. c(k-1) with its own pair's flips Xi in their places,
+ * and the column net is n = c0 c1 ... c(k-1). The table of a row sequence holds, for every target
  * phi = w n of each of its pairs (a key: phi0 + 24 phi1) and every net n, the fewest column
  * flips and the choice (c0..c(k-1)) that reach it (a key: phi0 + 24 phi1 + 576 phi2). Pairs
  * sharing one run is cheaper than a run each: each column flip then serves an orbit of every

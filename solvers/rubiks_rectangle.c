@@ -507,10 +507,11 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
             /* The empty sequence serves a block of any size. */
             if (s->pairs != size && s->len > 0) continue;
             trial.seq = s;
-            for (int pm = 0; pm < perm_count[size]; pm++) {
+            /* Large boards keep the block's own order (odd pairs first): fewer tries. */
+            for (int pm = 0; pm < (c->mirrors ? perm_count[size] : 1); pm++) {
                 bool fits = true;
                 for (int j = 0; j < size; j++) {
-                    trial.pair[j] = perms[size][pm][j];
+                    trial.pair[j] = c->mirrors ? perms[size][pm][j] : bl->pair[j];
                     if (((s->parity >> j) & 1) != c->pair_parity[bl->first + trial.pair[j]])
                         fits = false;
                 }

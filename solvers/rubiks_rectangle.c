@@ -48,7 +48,7 @@
 /* Boards with at most this many 4-cell orbits are planned in both orientations. */
 #define BOTH_ORIENTATIONS_MAX_ORBITS 40000
 /* Boards with at most this many 4-cell orbits try every mirror image of every run. */
-#define MIRRORS_MAX_ORBITS 10000
+#define MIRRORS_MAX_ORBITS 4000
 
 typedef struct move_list {
     rubiks_rectangle_move *m;

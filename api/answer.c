@@ -62,6 +62,12 @@ api_answer *api_answer_solve(const api_puzzle *puzzle, api_format fmt, const cha
     void *job = fmt == API_FORMAT_JSON ? job_from_json(puzzle, body, len, err)
                                        : puzzle->from_text(body, len, err);
     if (!job) return NULL;
+    return api_answer_solve_job(puzzle, fmt, job, b, err);
+}
+
+api_answer *api_answer_solve_job(const api_puzzle *puzzle, api_format fmt, void *job, budget *b,
+                                 api_error *err)
+{
     if (!puzzle->solve(job, b, err)) {
         puzzle->free(job);
         return NULL;

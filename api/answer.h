@@ -23,6 +23,11 @@ typedef struct api_answer api_answer;
 api_answer *api_answer_solve(const api_puzzle *puzzle, api_format fmt, const char *body, size_t len,
                              budget *b, api_error *err);
 
+/* Runs the solver on a job a codec has already read (api/batch.c reads instances one at a
+ * time) and wraps the result as api_answer_solve does. Takes ownership of job. */
+api_answer *api_answer_solve_job(const api_puzzle *puzzle, api_format fmt, void *job, budget *b,
+                                 api_error *err);
+
 /* "application/json" or "text/plain; charset=utf-8", by the request's format. */
 const char *api_answer_content_type(const api_answer *a);
 

@@ -212,26 +212,49 @@ static bool read_instance(text_scan *s, size_t k, instance *in, api_error *err)
     return true;
 }
 
-static void *rubiks_from_text(const char *text, size_t len, api_error *err)
+static bool rubiks_text_count(text_scan *s, size_t *count, api_error *err)
 {
-    text_scan s;
-    scan_init(&s, text, len);
     long long t;
-    if (!scan_int(&s, 1, MAX_INSTANCES, "the number of instances T", &t, err)) return NULL;
+    if (!scan_int(s, 1, MAX_INSTANCES, "the number of instances T", &t, err)) return false;
+    *count = (size_t)t;
+    return true;
+}
+
+/* Reads instance number k (1-based) into the next slot of j. */
+static bool job_read_instance(job *j, text_scan *s, size_t k, api_error *err)
+{
+    instance *in = job_add(j);
+    if (!in) return api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
+    if (read_instance(s, k, in, err)) return true;
+    if (err->code == API_MALFORMED_TEXT) name_instance(err, k);
+    return false;
+}
+
+static void *rubiks_text_instance(text_scan *s, size_t number, api_error *err)
+{
     job *j = calloc(1, sizeof *j);
     if (!j) {
         api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
         return NULL;
     }
-    for (long long k = 1; k <= t; k++) {
-        instance *in = job_add(j);
-        if (!in) {
-            api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
-            job_free(j);
-            return NULL;
-        }
-        if (!read_instance(&s, (size_t)k, in, err)) {
-            if (err->code == API_MALFORMED_TEXT) name_instance(err, (size_t)k);
+    if (job_read_instance(j, s, number, err)) return j;
+    job_free(j);
+    return NULL;
+}
+
+static void *rubiks_from_text(const char *text, size_t len, api_error *err)
+{
+    text_scan s;
+    scan_init(&s, text, len);
+    size_t t;
+    if (!rubiks_text_count(&s, &t, err)) return NULL;
+    job *j = calloc(1, sizeof *j);
+    if (!j) {
+        api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
+        return NULL;
+    }
+    for (size_t k = 1; k <= t; k++) {
+        if (!job_read_instance(j, &s, k, err)) {
             job_free(j);
             return NULL;
         }
@@ -381,4 +404,6 @@ const api_puzzle codec_rubiks_rectangle = {
     .write_json = rubiks_write_json,
     .write_text = rubiks_write_text,
     .free = job_free,
+    .text_count = rubiks_text_count,
+    .text_instance = rubiks_text_instance,
 };

@@ -14,6 +14,7 @@
 
 #include "budget.h"
 #include "error.h"
+#include "text_scan.h"
 #include "writer.h"
 
 typedef struct api_puzzle {
@@ -35,6 +36,13 @@ typedef struct api_puzzle {
     bool (*write_json)(const void *job, api_cursor *cursor, api_writer *w);
     bool (*write_text)(const void *job, api_cursor *cursor, api_writer *w);
     void (*free)(void *job);
+
+    /* Contest texts that hold many instances (a count T, then T instances) also read them one
+     * at a time, so that a batch streams through in bounded memory (`puzzled solve`): first
+     * the count, then each instance into a job of its own. The answers of those one-instance
+     * jobs, concatenated, are the answer to the whole text. NULL for one-instance formats. */
+    bool (*text_count)(text_scan *s, size_t *count, api_error *err);
+    void *(*text_instance)(text_scan *s, size_t number, api_error *err);
 } api_puzzle;
 
 #endif

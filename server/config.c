@@ -37,9 +37,11 @@ const char *config_help(void)
 {
     static char text[2048];
     if (text[0]) return text;
-    size_t n = (size_t)snprintf(text, sizeof text,
-                                "usage: puzzled [options]\n"
-                                "Flags beat the environment, which beats the defaults.\n\n");
+    size_t n = (size_t)snprintf(
+        text, sizeof text,
+        "usage: puzzled [options]\n"
+        "       puzzled solve <puzzle> [FILE] [--json] ...  (puzzled solve --help)\n"
+        "Flags beat the environment, which beats the defaults.\n\n");
     for (size_t i = 0; i < OPTION_COUNT && n < sizeof text; i++)
         n += (size_t)snprintf(text + n, sizeof text - n, "  --%-14s %-22s %s; default %s\n",
                               options[i].flag, options[i].env, options[i].range,

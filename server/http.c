@@ -16,10 +16,11 @@
 
 #include "accesslog.h"
 #include "answer.h"
-#include "assets.h"
+#include "cors.h"
 #include "metrics.h"
 #include "pool.h"
 #include "registry.h"
+#include "static_assets.h"
 
 #define CONNECTION_TIMEOUT_S 75u /* longer than a proxy's usual keep-alive (60 s) */
 /* Per connection: headers and the send buffer. libmicrohttpd clears it between requests, so
@@ -33,8 +34,7 @@
 
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_SOLVE "POST, OPTIONS"
-#define CORS_METHODS "GET, HEAD, POST, OPTIONS"
-#define CORS_HEADERS_DEFAULT "Content-Type, X-Request-Id"
+#define ALLOW_ANY "GET, HEAD, POST, OPTIONS" /* OPTIONS *: the server as a whole */
 
 struct http_server {
     server_config cfg;
@@ -55,8 +55,7 @@ typedef enum route {
     ROUTE_HEALTHZ,
     ROUTE_READYZ,
     ROUTE_METRICS,
-    ROUTE_OPENAPI,
-    ROUTE_INDEX,
+    ROUTE_STATIC, /* an embedded file: the page, its scripts, the spec */
 } route;
 
 typedef enum request_state {
@@ -99,17 +98,7 @@ static double seconds_since(const struct timespec *start)
 
 static void add_cors(request *r, struct MHD_Response *resp)
 {
-    const char *origin = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
-    if (!origin) return;
-    if (config_origin_wildcard(&r->srv->cfg)) {
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
-    } else {
-        /* The answer depends on the Origin: caches must keep one copy per origin. */
-        MHD_add_response_header(resp, "Vary", "Origin");
-        if (!config_origin_allowed(&r->srv->cfg, origin)) return;
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
-    }
-    MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id");
+    cors_add(&r->srv->cfg, r->conn, resp);
 }
 
 /* Queues resp with the headers every response carries, and counts it. */
@@ -217,41 +206,49 @@ static route match_route(const char *url, const api_puzzle **puzzle)
         const char *path;
         route route;
     } fixed[] = {
-        {"/puzzles", ROUTE_PUZZLES}, {"/healthz", ROUTE_HEALTHZ},      {"/readyz", ROUTE_READYZ},
-        {"/metrics", ROUTE_METRICS}, {"/openapi.yaml", ROUTE_OPENAPI}, {"/", ROUTE_INDEX},
+        {"/puzzles", ROUTE_PUZZLES},
+        {"/healthz", ROUTE_HEALTHZ},
+        {"/readyz", ROUTE_READYZ},
+        {"/metrics", ROUTE_METRICS},
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(url, fixed[i].path) == 0) return fixed[i].route;
+    if (static_asset_find(url)) return ROUTE_STATIC;
     return ROUTE_NOT_FOUND;
 }
 
-/* Access-Control-Request-Headers reduced to header-name characters, commas and spaces. */
-static void sanitize_header_list(const char *in, char *out, size_t cap)
+/* The methods a route answers (its Allow header), or NULL when there is no such route. */
+static const char *route_methods(route rt)
 {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)in; *p && n + 1 < cap; p++)
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            *p == '-' || *p == '_' || *p == ',' || *p == ' ')
-            out[n++] = (char)*p;
-    out[n] = '\0';
+    switch (rt) {
+    case ROUTE_NOT_FOUND:
+        return NULL;
+    case ROUTE_SOLVE:
+        return ALLOW_SOLVE;
+    default:
+        return ALLOW_GET;
+    }
 }
 
+/* A preflight (or a plain OPTIONS) advertises exactly the methods of the route it names: a
+ * path that is no route answers 404, as any other method would, so a browser refuses the
+ * cross-origin request instead of being told of methods that do not exist. Every /solve/{x}
+ * is the solve route, so that the real POST can answer 404 unknown_puzzle readably. */
 static enum MHD_Result send_preflight(request *r)
 {
+    const api_puzzle *puzzle;
+    bool whole_server = strcmp(r->path, "*") == 0;
+    const char *methods = whole_server ? ALLOW_ANY : route_methods(match_route(r->path, &puzzle));
+    if (!methods)
+        return send_error(r, API_NOT_FOUND, NULL,
+                          "There is no route %s, so no method to allow; see GET /openapi.yaml "
+                          "for the routes.",
+                          r->path);
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     if (!resp) return MHD_NO;
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, CORS_METHODS);
-    if (MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin")) {
-        const char *asked =
-            MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Access-Control-Request-Headers");
-        char headers[256];
-        sanitize_header_list(asked ? asked : "", headers, sizeof headers);
-        MHD_add_response_header(resp, "Access-Control-Allow-Methods", CORS_METHODS);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers",
-                                headers[0] ? headers : CORS_HEADERS_DEFAULT);
-        MHD_add_response_header(resp, "Access-Control-Max-Age", "86400");
-    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, methods);
+    if (!whole_server) cors_add_preflight(r->conn, resp, methods);
     r->bytes = 0;
     return send_response(r, MHD_HTTP_NO_CONTENT, resp, NULL);
 }
@@ -286,12 +283,11 @@ static enum MHD_Result send_get_route(request *r, route rt)
         if (!text) return send_error(r, API_INTERNAL, NULL, "Out of memory rendering metrics.");
         return send_owned(r, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", text, len);
     }
-    case ROUTE_OPENAPI:
-        return send_static(r, MHD_HTTP_OK, "application/yaml", asset_openapi_yaml,
-                           asset_openapi_yaml_len);
-    case ROUTE_INDEX:
-        return send_static(r, MHD_HTTP_OK, "text/html; charset=utf-8", asset_index_html,
-                           asset_index_html_len);
+    case ROUTE_STATIC: {
+        const static_asset *a = static_asset_find(r->path);
+        if (a) return send_static(r, MHD_HTTP_OK, a->content_type, a->data, *a->len);
+        return send_error(r, API_NOT_FOUND, NULL, "No route %s.", r->path);
+    }
     default:
         return send_error(r, API_NOT_FOUND, NULL, "No route %s.", r->path);
     }

@@ -1,4 +1,5 @@
-/* puzzled: the process. Configuration, signals, the listening line, graceful shutdown. */
+/* puzzled: the process. Configuration, signals, the listening line, graceful shutdown; or,
+ * with `puzzled solve`, the solvers on a file or pipe without a server (cli_solve.h). */
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "accesslog.h"
+#include "cli_solve.h"
 #include "config.h"
 #include "http.h"
 
@@ -23,6 +25,8 @@ static void say(int fd, const char *line)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "solve") == 0) return cli_solve_main(argc - 1, argv + 1);
+
     server_config cfg;
     char err[512];
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

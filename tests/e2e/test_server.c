@@ -61,12 +61,6 @@ static void assert_header(const harness_response *r, const char *name, const cha
     ck_assert_str_eq(got, want);
 }
 
-static void assert_no_header(const harness_response *r, const char *name)
-{
-    char buf[512];
-    ck_assert_msg(harness_header(r, name, buf, sizeof buf) == NULL, "unexpected %s: %s", name, buf);
-}
-
 /* An error response: status, JSON content type, {"error":{"code":code,"message":...}}. Returns
  * the message (static copy) for further checks. */
 static const char *assert_error(const harness_response *r, long status, const char *code)
@@ -296,77 +290,7 @@ END_TEST
 
 /* ---- CORS, request ids, log, metrics --------------------------------------------------------- */
 
-START_TEST(cors_default)
-{
-    harness_server s;
-    START(s, NULL);
-    harness_response r;
-    const char *preflight[] = {"Origin: https://app.example", "Access-Control-Request-Method: POST",
-                               "Access-Control-Request-Headers: content-type, x-request-id", NULL};
-    ck_assert(harness_request(&s, "OPTIONS", "/solve/nine", NULL, NULL, 0, preflight, &r));
-    ck_assert_int_eq(r.status, 204);
-    ck_assert_uint_eq(r.body_len, 0);
-    assert_header(&r, "Access-Control-Allow-Origin", "*");
-    assert_header(&r, "Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS");
-    assert_header(&r, "Access-Control-Allow-Headers", "content-type, x-request-id");
-    char buf[64];
-    ck_assert_ptr_nonnull(harness_header(&r, "Access-Control-Max-Age", buf, sizeof buf));
-    harness_response_free(&r);
-    /* Preflight on any path, without a header list: the defaults. */
-    const char *bare[] = {"Origin: https://app.example", NULL};
-    ck_assert(harness_request(&s, "OPTIONS", "/anything", NULL, NULL, 0, bare, &r));
-    ck_assert_int_eq(r.status, 204);
-    assert_header(&r, "Access-Control-Allow-Headers", "Content-Type, X-Request-Id");
-    harness_response_free(&r);
-
-    /* Normal responses, success and error, carry the origin header. */
-    r = get(&s, "/healthz", bare);
-    ck_assert_int_eq(r.status, 200);
-    assert_header(&r, "Access-Control-Allow-Origin", "*");
-    assert_header(&r, "Access-Control-Expose-Headers", "X-Request-Id");
-    harness_response_free(&r);
-    r = post(&s, "/solve/nine", "application/json", "nope", bare);
-    assert_error(&r, 400, "malformed_json");
-    assert_header(&r, "Access-Control-Allow-Origin", "*");
-    harness_response_free(&r);
-    r = get(&s, "/nope", bare);
-    assert_error(&r, 404, "not_found");
-    assert_header(&r, "Access-Control-Allow-Origin", "*");
-    harness_response_free(&r);
-    /* No Origin, no CORS headers. */
-    r = get(&s, "/healthz", NULL);
-    assert_no_header(&r, "Access-Control-Allow-Origin");
-    harness_response_free(&r);
-    ck_assert_int_eq(harness_stop(&s), 0);
-}
-END_TEST
-
-START_TEST(cors_allow_list)
-{
-    harness_server s;
-    START(s, "--cors-origins", "https://a.example,https://b.example", NULL);
-    harness_response r = get(&s, "/healthz", (const char *[]){"Origin: https://b.example", NULL});
-    assert_header(&r, "Access-Control-Allow-Origin", "https://b.example");
-    assert_header(&r, "Vary", "Origin");
-    harness_response_free(&r);
-    r = get(&s, "/healthz", (const char *[]){"Origin: https://c.example", NULL});
-    ck_assert_int_eq(r.status, 200);
-    assert_no_header(&r, "Access-Control-Allow-Origin");
-    assert_header(&r, "Vary", "Origin");
-    harness_response_free(&r);
-    ck_assert(harness_request(&s, "OPTIONS", "/solve/nine", NULL, NULL, 0,
-                              (const char *[]){"Origin: https://a.example", NULL}, &r));
-    ck_assert_int_eq(r.status, 204);
-    assert_header(&r, "Access-Control-Allow-Origin", "https://a.example");
-    harness_response_free(&r);
-    ck_assert(harness_request(&s, "OPTIONS", "/solve/nine", NULL, NULL, 0,
-                              (const char *[]){"Origin: https://evil.example", NULL}, &r));
-    ck_assert_int_eq(r.status, 204);
-    assert_no_header(&r, "Access-Control-Allow-Origin");
-    harness_response_free(&r);
-    ck_assert_int_eq(harness_stop(&s), 0);
-}
-END_TEST
+/* CORS: tests/e2e/test_cors.c. */
 
 static bool is_hex_id(const char *id)
 {
@@ -1034,8 +958,6 @@ Suite *server_suite(void)
     tcase_add_test(tc, body_too_large);
     tcase_add_test(tc, unsupported_media_type);
     tcase_add_test(tc, malformed_json);
-    tcase_add_test(tc, cors_default);
-    tcase_add_test(tc, cors_allow_list);
     tcase_add_test(tc, request_ids);
     tcase_add_test(tc, access_log);
     tcase_add_test(tc, metrics_count_requests);

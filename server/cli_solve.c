@@ -1,0 +1,145 @@
+#include "cli_solve.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "registry.h"
+
+#define DEFAULT_TIME_LIMIT_MS 10000L
+#define DEFAULT_MAX_BODY ((size_t)16 << 20)
+
+static const char usage[] =
+    "usage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] [--max-body BYTES]\n"
+    "\n"
+    "Solves the instances in FILE (or standard input when FILE is absent or \"-\") and writes\n"
+    "the answers to standard output, byte for byte what POST /solve/<puzzle> answers.\n"
+    "\n"
+    "  <puzzle>            nine, rubiks-rectangle, invariant-boards, mayan or maze-tac-toe\n"
+    "  --json              the input is JSON: one request object, or many (JSON Lines, or any\n"
+    "                      white space between objects); the answers are joined by newlines\n"
+    "                      (default: the contest text format; a multi-instance text such as\n"
+    "                      rubiks-rectangle's is solved and written one instance at a time)\n"
+    "  --time-limit-ms MS  the solver budget for each instance, 1..3600000; default 10000\n"
+    "                      (environment PUZZLED_TIME_LIMIT_MS)\n"
+    "  --max-body BYTES    the largest instance read, 1..1073741824; default 16777216\n"
+    "                      (environment PUZZLED_MAX_BODY)\n"
+    "  --help              this text\n"
+    "\n"
+    "Exit status: 0 solved; 1 bad input (the contract's JSON error on standard error; answers to\n"
+    "the instances before it are already written) or a read/write failure; 2 bad usage.\n";
+
+static ssize_t read_fd(void *ctx, char *buf, size_t cap)
+{
+    return read(*(const int *)ctx, buf, cap);
+}
+
+static bool write_stdout(void *ctx, const char *bytes, size_t n)
+{
+    (void)ctx;
+    while (n > 0) {
+        ssize_t w = write(STDOUT_FILENO, bytes, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        bytes += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* A whole decimal number in [min, max], as the server's own flags take them. */
+static bool parse_number(const char *text, long long min, long long max, long long *out)
+{
+    if (!text || text[0] < '0' || text[0] > '9') return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v > (unsigned long long)max || (long long)v < min) return false;
+    *out = (long long)v;
+    return true;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "puzzled solve: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nusage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] "
+                    "[--max-body BYTES]; see puzzled solve --help\n");
+    return 2;
+}
+
+/* The flag's value: from argv or, when the flag is absent, the environment. */
+static bool number_option(const char *flag, const char *value, const char *env, long long min,
+                          long long max, long long *out)
+{
+    if (!value) value = getenv(env);
+    if (!value) return true;
+    if (parse_number(value, min, max, out)) return true;
+    fprintf(stderr, "puzzled solve: --%s (%s) takes an integer %lld..%lld, not \"%s\"\n", flag, env,
+            min, max, value);
+    return false;
+}
+
+int cli_solve_main(int argc, char **argv)
+{
+    const char *slug = NULL, *file = NULL, *time_limit = NULL, *max_body = NULL;
+    api_format fmt = API_FORMAT_TEXT;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(arg, "--json") == 0) {
+            fmt = API_FORMAT_JSON;
+        } else if (strcmp(arg, "--time-limit-ms") == 0 || strcmp(arg, "--max-body") == 0) {
+            if (i + 1 == argc) return usage_error("%s needs a value.", arg);
+            *(arg[2] == 't' ? &time_limit : &max_body) = argv[++i];
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return usage_error("unknown option %s.", arg);
+        } else if (!slug) {
+            slug = arg;
+        } else if (!file) {
+            file = arg;
+        } else {
+            return usage_error("one FILE at most; \"%s\" is one too many.", arg);
+        }
+    }
+    if (!slug) return usage_error("name the puzzle%s.", "");
+    const api_puzzle *puzzle = registry_find(slug);
+    if (!puzzle) return usage_error("there is no puzzle \"%s\".", slug);
+    long long ms = DEFAULT_TIME_LIMIT_MS, bytes = (long long)DEFAULT_MAX_BODY;
+    if (!number_option("time-limit-ms", time_limit, "PUZZLED_TIME_LIMIT_MS", 1, 3600000, &ms) ||
+        !number_option("max-body", max_body, "PUZZLED_MAX_BODY", 1, 1LL << 30, &bytes))
+        return 2;
+
+    int fd = STDIN_FILENO;
+    if (file && strcmp(file, "-") != 0) {
+        fd = open(file, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            fprintf(stderr, "puzzled solve: cannot open %s: %s\n", file, strerror(errno));
+            return 2;
+        }
+    }
+    json_object_seed(0);
+    api_batch_io io = {read_fd, write_stdout, &fd};
+    api_batch_limits limits = {(long)ms, (size_t)bytes};
+    size_t solved = 0;
+    api_error err;
+    api_batch_result result = api_batch_solve(puzzle, fmt, &limits, &io, &solved, &err);
+    if (fd != STDIN_FILENO) close(fd);
+    if (result == API_BATCH_OK) return 0;
+    if (result == API_BATCH_IO_ERROR) {
+        fprintf(stderr, "puzzled solve: %s\n", err.message);
+        return 1;
+    }
+    size_t len = 0;
+    char *json = api_error_json(&err, &len);
+    fprintf(stderr, "%s\n", json ? json : err.message);
+    free(json);
+    return 1;
+}

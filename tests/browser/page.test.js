@@ -1,0 +1,452 @@
+/* The page at GET /, driven as a person would (by role and name): for every puzzle load the
+ * example, solve it, and check what the page shows against boards this file computes itself
+ * (the solved board, the example as sent) and counts fetched from the API directly. */
+"use strict";
+const { startPuzzled, fillQueue, SLOW_MAYAN, assert, assertEq, shot } = require("./lib");
+
+const MOVES = ["nine", "rubiks-rectangle", "mayan"];
+const COUNTS = ["invariant-boards", "maze-tac-toe"];
+
+/* ---- boards computed here, independently of the page ---------------------------------------- */
+
+function solvedBoard(slug, ex) {
+  if (slug === "nine") {
+    const n = ex.a.length;
+    return { A: Array.from({ length: n }, () => "0".repeat(n)), B: Array.from({ length: n }, () => "1".repeat(n)) };
+  }
+  if (slug === "rubiks-rectangle") {
+    const h = ex.board.length, w = ex.board[0].length;
+    return { "": Array.from({ length: h }, (_, r) => Array.from({ length: w }, (_, c) => String(r * w + c + 1)).join(",")) };
+  }
+  const w = ex.width || 5, h = ex.height || 7;
+  return { "": Array.from({ length: h }, () => Array(w).fill("0").join(",")) };
+}
+
+function sentBoard(slug, ex) {
+  if (slug === "nine") return { A: ex.a, B: ex.b };
+  if (slug === "rubiks-rectangle") return { "": ex.board.map((r) => r.join(",")) };
+  const w = ex.width || 5, h = ex.height || 7;
+  return { "": Array.from({ length: h }, (_, r) => Array.from({ length: w }, (_, x) => String(ex.columns[x][h - 1 - r] || 0)).join(",")) };
+}
+
+/* The answer board as the page shows it: per row group, one string per row. */
+async function readBoard(page, slug) {
+  return page.evaluate((slug) => {
+    const grid = document.querySelector('[role="grid"][aria-label="Answer board"]');
+    const out = {};
+    for (const group of grid.querySelectorAll('[role="rowgroup"]')) {
+      const label = slug === "nine" ? group.getAttribute("aria-label") : "";
+      const rows = [];
+      for (const cell of group.querySelectorAll('[role="gridcell"]')) {
+        const r = Number(cell.dataset.r), c = Number(cell.dataset.c);
+        (rows[r] = rows[r] || [])[c] = cell.dataset.v;
+      }
+      out[label] = rows.map((r) => r.join(slug === "nine" ? "" : ","));
+    }
+    return out;
+  }, slug);
+}
+
+async function api(base, slug, body, ctype = "application/json") {
+  const res = await fetch(`${base}/solve/${slug}`, { method: "POST", headers: { "Content-Type": ctype }, body });
+  return { status: res.status, json: ctype === "application/json" ? await res.json() : await res.text() };
+}
+
+/* ---- helpers that act as a user -------------------------------------------------------------- */
+
+const button = (page, name) => page.getByRole("button", { name, exact: true });
+
+async function choose(page, slug) {
+  await page.getByRole("combobox", { name: "Puzzle" }).selectOption(slug);
+}
+
+async function solveAndWait(page) {
+  await button(page, "Solve").click();
+  await page.waitForSelector("#answer[data-ready]", { timeout: 60000 });
+}
+
+async function stepTo(page, key) {
+  const slider = page.getByRole("slider", { name: "Step" });
+  await slider.focus();
+  await slider.press(key);
+}
+
+async function waitStep(page, step) {
+  await page.waitForFunction((s) => document.getElementById("answer-board").dataset.step === String(s), step, { timeout: 60000 });
+}
+
+async function requestText(page) {
+  const details = page.locator("details", { has: page.locator("#request") });
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+  await page.waitForTimeout(150); /* the preview follows edits after a short debounce */
+  return page.locator("#request").textContent();
+}
+
+async function noOverflow(page, what) {
+  const bad = await page.evaluate(() => {
+    const W = window.innerWidth;
+    const out = [];
+    if (document.scrollingElement.scrollWidth > W) out.push(`scrollWidth ${document.scrollingElement.scrollWidth} > ${W}`);
+    for (const e of document.querySelectorAll("body *")) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.width > W + 0.5 || r.right > W + 0.5) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(r.right)} width ${Math.round(r.width)}`);
+    }
+    return out.slice(0, 5);
+  });
+  assert(bad.length === 0, `${what}: overflows 375 px: ${bad.join("; ")}`);
+}
+
+/* A page that fails the test on a script error or a missing file (a 404 in the console). */
+async function openPage(ctx, base, problems, viewport) {
+  const page = await ctx.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  page.on("pageerror", (e) => problems.push("script error: " + e.message));
+  page.on("response", (r) => {
+    if (r.status() === 404) problems.push("404: " + r.url());
+  });
+  await page.goto(base + "/");
+  await page.waitForFunction(() => document.getElementById("puzzle").options.length === 5);
+  return page;
+}
+
+/* ---- the tests --------------------------------------------------------------------------------- */
+
+async function pageTests(t, browser, report) {
+  const srv = await startPuzzled(["--time-limit-ms", "4000"]);
+  const base = srv.url;
+  const problems = [];
+  try {
+    const list = (await (await fetch(base + "/puzzles")).json()).puzzles;
+    const info = Object.fromEntries(list.map((p) => [p.slug, p]));
+    const page = await openPage(browser, base, problems);
+
+    await t.test("accessible names: Puzzle select, buttons, editor grid, live status", async () => {
+      await page.getByRole("combobox", { name: "Puzzle" }).waitFor();
+      for (const name of ["Solve", "Example", "Copy as curl"]) await button(page, name).waitFor();
+      const cells = await page.getByRole("grid", { name: "Board editor" }).getByRole("gridcell").count();
+      assert(cells === 18, `nine's 3 x 3 editor shows A and B: 18 cells, got ${cells}`);
+      assertEq(await page.locator("#status").getAttribute("aria-live"), "polite", "status is a live region");
+      const limits = await page.locator("#limits").textContent();
+      assert(/n from 1 to 64/.test(limits) && !/[{}]/.test(limits), "limits in words: " + limits);
+      assert((await page.locator('link[rel="icon"]').count()) === 1, "a favicon is named");
+    });
+
+    for (const slug of MOVES) {
+      await t.test(`${slug}: example solved, replayed to the solved board, stepped back and forth`, async () => {
+        const ex = info[slug].example;
+        await choose(page, slug);
+        await button(page, "Example").click();
+        await solveAndWait(page);
+        const direct = await api(base, slug, JSON.stringify(ex));
+        const total = direct.json.moves.length;
+        const summary = await page.locator("#answer-summary").textContent();
+        assert(summary.startsWith(`${total} move`), `summary "${summary}" names ${total} moves`);
+        if (slug === "nine") assert(/proven shortest/.test(summary), "nine says optimal: " + summary);
+        assert(/answered in \d/.test(summary), "time taken shown: " + summary);
+        const grid = page.getByRole("grid", { name: "Answer board" });
+        await grid.waitFor();
+        assertEq(await readBoard(page, slug), sentBoard(slug, ex), "step 0 shows the board as sent");
+        await stepTo(page, "End");
+        await waitStep(page, total);
+        assertEq(await readBoard(page, slug), solvedBoard(slug, ex), "after the last step the board is solved");
+        assert((await page.locator("#answer-board .hl").count()) > 0, "the moved row, column or block is highlighted");
+        await button(page, "Previous").click();
+        await waitStep(page, total - 1);
+        const before = await readBoard(page, slug);
+        assert(JSON.stringify(before) !== JSON.stringify(solvedBoard(slug, ex)), "one step before the end is not solved");
+        await button(page, "Next").click();
+        await waitStep(page, total);
+        assertEq(await readBoard(page, slug), solvedBoard(slug, ex), "Next returns to the solved board");
+        await stepTo(page, "Home");
+        await waitStep(page, 0);
+        await button(page, "Play").click();
+        await button(page, "Pause").waitFor();
+        await waitStep(page, total);
+        await button(page, "Play").waitFor({ timeout: 10000 });
+        assertEq(await readBoard(page, slug), solvedBoard(slug, ex), "Play ends on the solved board");
+        await shot(page, `desktop-${slug}`);
+      });
+    }
+
+    for (const slug of COUNTS) {
+      await t.test(`${slug}: example counted as the API counts, boards listed`, async () => {
+        const ex = info[slug].example;
+        await choose(page, slug);
+        await button(page, "Example").click();
+        await solveAndWait(page);
+        const direct = await api(base, slug, JSON.stringify(ex));
+        assertEq(await page.locator("#count").getAttribute("data-value"), String(direct.json.count), "count");
+        const shown = await page.locator("#boards li").count();
+        assertEq(shown, direct.json.boards.length, "every board of the example is drawn");
+        await shot(page, `desktop-${slug}`);
+      });
+    }
+
+    await t.test("edit a cell (or n) and the request changes, for every puzzle", async () => {
+      /* nine: Space on A's first cell turns its 1 into 0. */
+      await choose(page, "nine");
+      await button(page, "Example").click();
+      let before = await requestText(page);
+      assert(before.includes('"100"'), "nine request holds A's first row");
+      const cell = page.getByRole("grid", { name: "Board editor" }).getByRole("gridcell").first();
+      await cell.focus();
+      await cell.press(" ");
+      let after = await requestText(page);
+      assert(after.includes('"a":["000","000","000"]'), "nine: the toggled cell is in the request: " + after);
+      /* The keyboard moves between cells: ArrowRight then "1". */
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("1");
+      after = await requestText(page);
+      assert(after.includes('"a":["010","000","000"]'), "nine: arrow key and 1: " + after);
+
+      await choose(page, "rubiks-rectangle");
+      await button(page, "Example").click();
+      const input = page.getByRole("grid", { name: "Board editor" }).getByRole("textbox", { name: "Row 1 column 1" });
+      await input.fill("7");
+      await input.press("Enter");
+      after = await requestText(page);
+      assert(after.includes("[7,2,3]"), "rubiks: the typed number is in the request: " + after);
+      /* Example replaces the board, and offers to undo that. */
+      await button(page, "Example").click();
+      assert((await requestText(page)).includes("[1,2,3]"), "the example again");
+      await button(page, "Undo").click();
+      assert((await requestText(page)).includes("[7,2,3]"), "Undo brings the typed board back");
+
+      await choose(page, "mayan");
+      await button(page, "Example").click();
+      await page.getByRole("gridcell", { name: "Column 0 row 3, empty" }).click(); /* lands on top of the stack */
+      after = await requestText(page);
+      assert(after.includes('"columns":[[1,1]'), "mayan: the block stacked on column 0: " + after);
+
+      await choose(page, "maze-tac-toe");
+      await button(page, "Example").click();
+      await page.getByRole("gridcell", { name: "Row 2 column 2: place O at row 1, column 1" }).click(); /* paints a wall */
+      after = await requestText(page);
+      assert(after.includes('"#########...###M13###"'), "maze: the painted wall is in the request: " + after);
+
+      await choose(page, "invariant-boards");
+      await button(page, "Example").click();
+      await page.getByLabel(/Board size n/).fill("7");
+      await page.getByLabel(/Board size n/).press("Enter");
+      after = await requestText(page);
+      assert(after.includes('"n":7'), "invariant-boards: n is in the request: " + after);
+    });
+
+    await t.test("an API error is shown next to the cell its path names", async () => {
+      await choose(page, "rubiks-rectangle");
+      await button(page, "Example").click();
+      const input = page.getByRole("textbox", { name: "Row 1 column 1" });
+      await input.fill("9"); /* 9 twice: the server names the second one, /board/2/0 */
+      await input.press("Enter");
+      await button(page, "Solve").click();
+      const err = page.locator("#field-error");
+      await err.waitFor();
+      const text = await err.textContent();
+      assert(/second time/.test(text), "the API's message: " + text);
+      const bad = page.locator('[data-path="/board/2/0"]');
+      assertEq(await bad.getAttribute("aria-invalid"), "true", "the named cell is marked");
+      assertEq(await bad.getAttribute("aria-describedby"), "field-error", "the cell is described by the message");
+      const g = await page.getByRole("grid", { name: "Board editor" }).boundingBox();
+      const e = await err.boundingBox();
+      assert(e.y >= g.y + g.height - 1 && e.y - (g.y + g.height) < 40, "the message sits right below the grid");
+      assert(/422/.test(await page.locator("#status").textContent()), "the status names the status code");
+      await shot(page, "desktop-error-next-to-cell");
+      /* A field error on an input: n = 0 is refused by the API with path /n. */
+      await choose(page, "invariant-boards");
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill('{"n": 0}');
+      await button(page, "Solve").click();
+      await page.locator("#field-error").waitFor();
+      assert(/At \/n: .*2000/.test(await page.locator("#field-error").textContent()), "JSON mode names the path");
+      await page.getByLabel("Edit as").selectOption("board");
+    });
+
+    await t.test("switching format and puzzle keeps what was typed", async () => {
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("json");
+      const typed = '{"a": ["11", "00"], "b": ["00", "11"]';
+      await page.getByLabel(/Request body/).fill(typed); /* not valid JSON yet */
+      await page.getByLabel("Edit as").selectOption("board");
+      assert(/kept as typed/.test(await page.locator("#status").textContent()), "the page says the text was kept");
+      await choose(page, "mayan");
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("json");
+      assertEq(await page.getByLabel(/Request body/).inputValue(), typed, "the typed text survives");
+      await page.getByLabel(/Request body/).fill(typed + "}");
+      await page.getByLabel("Edit as").selectOption("text");
+      assertEq(await page.getByLabel(/Request body/).inputValue(), "11\n00\n00\n11\n", "JSON applied, then shown as contest text");
+      await page.getByLabel("Edit as").selectOption("board");
+      assertEq(await page.getByRole("grid", { name: "Board editor" }).getByRole("gridcell").count(), 8, "a 2 x 2 board now");
+      await solveAndWait(page);
+      await stepTo(page, "End");
+      await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+    });
+
+    await t.test("contest text in, text answer replayed", async () => {
+      await choose(page, "mayan");
+      await page.getByLabel("Edit as").selectOption("text");
+      await button(page, "Example").click();
+      assertEq(await page.getByLabel(/Request body/).inputValue(), info.mayan.example_text, "the contest example");
+      await solveAndWait(page);
+      await stepTo(page, "End");
+      await waitStep(page, 3);
+      assertEq(await readBoard(page, "mayan"), solvedBoard("mayan", info.mayan.example), "empty after the text answer's moves");
+      await page.getByLabel("Edit as").selectOption("board");
+    });
+
+    await t.test("copy as curl gives a command that works", async () => {
+      await choose(page, "nine");
+      await button(page, "Example").click();
+      await button(page, "Copy as curl").click();
+      const cmd = await page.locator("#curl").textContent();
+      assert(cmd.startsWith("curl ") && cmd.includes("Content-Type: application/json") && cmd.includes(base + "/solve/nine"), cmd);
+      const m = /--data-binary '([^']*)'/.exec(cmd);
+      const r = await api(base, "nine", m[1]);
+      assertEq(r.status, 200, "the copied body solves");
+    });
+
+    await t.test("8356 boards of n = 19 are paged, the page stays responsive", async () => {
+      await choose(page, "invariant-boards");
+      await page.getByLabel(/Board size n/).fill("19");
+      await page.getByLabel(/Board size n/).press("Enter");
+      await page.getByLabel(/List one board per class/).check();
+      const t0 = Date.now();
+      await solveAndWait(page);
+      const ms = Date.now() - t0;
+      assertEq(await page.locator("#count").getAttribute("data-value"), "8356", "count for n = 19");
+      const label = await page.locator("#boards-label").textContent();
+      assert(/of 8 356/.test(label), label);
+      const first = await page.locator("#boards li").count();
+      assert(first > 0 && first <= 24, "one page of boards: " + first);
+      await button(page, "Next page").click();
+      assert(/^Boards 13–24|^Boards 25–48/.test(await page.locator("#boards-label").textContent()), "next page");
+      report.push(`invariant-boards n = 19 with 8 356 boards: ${ms} ms from Solve to the first page drawn`);
+      await shot(page, "desktop-invariant-boards-n19");
+    });
+
+    await t.test("contract page and favicon load without errors", async () => {
+      const p2 = await browser.context.newPage();
+      const bad = [];
+      p2.on("response", (r) => r.status() >= 400 && bad.push(r.status() + " " + r.url()));
+      p2.on("pageerror", (e) => bad.push(e.message));
+      await p2.goto(base + "/");
+      await p2.getByRole("link", { name: "read it here" }).click();
+      await p2.waitForSelector("#routes li");
+      const routes = await p2.locator("#routes li").allTextContents();
+      assert(routes.some((r) => r.startsWith("/solve/{puzzle} POST")), routes.join(" | "));
+      const fav = await fetch(base + "/favicon.ico");
+      assertEq(fav.status, 200, "favicon.ico");
+      assertEq(bad, [], "no failed request or script error");
+      await shot(p2, "desktop-contract");
+      await p2.close();
+    });
+
+    await t.test("at 375 px nothing overflows, for every puzzle and its answer", async () => {
+      const phone = await openPage(browser, base, problems, { width: 375, height: 800 });
+      await noOverflow(phone, "start");
+      for (const slug of MOVES.concat(COUNTS)) {
+        await choose(phone, slug);
+        await button(phone, "Example").click();
+        await noOverflow(phone, slug + " editor");
+        await solveAndWait(phone);
+        if (MOVES.includes(slug)) {
+          await stepTo(phone, "End");
+          await phone.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+        }
+        await noOverflow(phone, slug + " answer");
+        await shot(phone, `phone-${slug}`);
+      }
+      await choose(phone, "nine");
+      await phone.getByLabel(/Size n/).fill("9");
+      await phone.getByLabel(/Size n/).press("Enter");
+      await noOverflow(phone, "nine 9 x 9 editor");
+      await phone.close();
+    });
+
+    await t.test("1000 x 1000 Rubik's Rectangle: answer on the page, replayed by ranges without freezing", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel(/Height/).fill("1000");
+      await page.getByLabel(/Height/).press("Enter");
+      await page.getByLabel(/Width/).fill("1000");
+      await page.getByLabel(/Width/).press("Enter");
+      await button(page, "Scramble").click();
+      await page.waitForFunction(() => /Scrambled/.test(document.getElementById("status").textContent));
+      const t0 = Date.now();
+      await button(page, "Solve").click();
+      await page.waitForSelector("#answer[data-ready]", { timeout: 120000 });
+      const toPage = Date.now() - t0;
+      const summary = await page.locator("#answer-summary").textContent();
+      const total = Number(summary.split(" move")[0].replace(/\s/g, ""));
+      assert(total > 1000, "a long answer: " + summary);
+      /* Jump to the end: the page applies the flips in slices; probe that it still answers. */
+      const t1 = Date.now();
+      await stepTo(page, "End");
+      let worst = 0;
+      while ((await page.locator("#answer-board").getAttribute("data-step")) !== String(total)) {
+        const p0 = Date.now();
+        await page.evaluate(() => 1);
+        worst = Math.max(worst, Date.now() - p0);
+        await page.waitForTimeout(20);
+        assert(Date.now() - t1 < 120000, "replay to the end took over 2 minutes");
+      }
+      const toEnd = Date.now() - t1;
+      assertEq(await page.locator("#answer-board").getAttribute("data-solved"), "1", "sorted after the last flip");
+      assert(worst < 1000, `the page answered within 1 s while replaying (worst ${worst} ms)`);
+      const fetchMs = (/answered in (\d+)/.exec(summary) || [])[1];
+      report.push(`rubiks-rectangle 1000 x 1000: ${total} flips; ${toPage} ms from Solve to the answer on the page (of which ${fetchMs} ms the HTTP request, 6.9 MB up, 1.5 MB down); ${toEnd} ms to replay to the last flip (page answered a probe within ${worst} ms meanwhile)`);
+      await shot(page, "desktop-rubiks-1000");
+    });
+
+    await t.test("no script error and no 404 on the page", async () => {
+      assertEq(problems, [], "problems");
+    });
+    await page.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+/* 413, 422 time_limit and 503 explained in words, on a server with small limits. */
+async function limitTests(t, browser) {
+  const srv = await startPuzzled(["--workers", "1", "--queue", "1", "--time-limit-ms", "1500", "--max-body", "20000"]);
+  try {
+    const problems = [];
+    const page = await openPage(browser, srv.url, problems);
+    await t.test("413, 422 time_limit and 503 are explained in words", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel(/Height/).fill("100");
+      await page.getByLabel(/Height/).press("Enter");
+      await page.getByLabel(/Width/).fill("100");
+      await page.getByLabel(/Width/).press("Enter");
+      await button(page, "Solve").click();
+      await page.waitForFunction(() => /^413/.test(document.getElementById("status").textContent));
+      assert(/larger than this server accepts/.test(await page.locator("#explain").textContent()), "413 explained");
+
+      await choose(page, "mayan");
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill(SLOW_MAYAN);
+      await button(page, "Solve").click();
+      await page.waitForFunction(() => /time_limit/.test(document.getElementById("status").textContent), null, { timeout: 20000 });
+      assert(/time budget/.test(await page.locator("#explain").textContent()), "time_limit explained");
+
+      /* Occupy the only worker and the one queue place, then solve from the page. */
+      const busy = await fillQueue(srv.url);
+      await button(page, "Solve").click();
+      await page
+        .waitForFunction(() => /^503/.test(document.getElementById("status").textContent), null, { timeout: 10000 })
+        .catch(async (e) => {
+          throw new Error(`${e.message}; the status says: ${await page.locator("#status").textContent()}`);
+        });
+      const words = await page.locator("#explain").textContent();
+      assert(/busy/.test(words) && /in 1 second/.test(words), "503 explained with its Retry-After: " + words);
+      await shot(page, "desktop-503-explained");
+      await Promise.all(busy);
+    });
+    await page.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+module.exports = { pageTests, limitTests };

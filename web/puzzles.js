@@ -1,0 +1,849 @@
+/* puzzled page: one adapter per puzzle. An adapter turns the editor's model into a request body
+ * (JSON or contest text) and back, draws the board editor, and replays an answer with its own
+ * simulator of the puzzle's rules (the rules of /openapi.yaml and the contests' statements).
+ * No puzzle knowledge lives in app.js. */
+"use strict";
+
+(function () {
+  const P = {};
+
+  /* ---- shared helpers ------------------------------------------------------------------ */
+
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const kid of kids) if (kid) e.append(kid);
+    return e;
+  };
+  P.el = el;
+
+  /* 8356 -> "8 356"; decimal strings of any length too (counts outgrow 64 bits). */
+  const spaced = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+  P.spaced = spaced;
+  const clampInt = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.trunc(Number(v)) || lo));
+  const tokens = (text) => text.split(/\s+/).filter((t) => t.length);
+  const lines = (text) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length);
+  const intToken = (tok, what) => {
+    if (!/^-?\d+$/.test(tok || "")) throw new Error(what + " must be an integer, not \"" + (tok ?? "") + "\".");
+    return Number(tok);
+  };
+
+  /* A grid of cells: rows x cols gridcells inside rowgroup, keyboard-navigable with the arrow
+   * keys (one tab stop per grid). cell(r, c) gives {text, cls, path, label, v, style}. */
+  function gridRows(rows, cols, cell, opts) {
+    const group = el("div", { role: "rowgroup", class: "grid-group", "aria-label": opts.groupLabel });
+    group.style.setProperty("--cols", cols);
+    for (let r = 0; r < rows; r++) {
+      const row = el("div", { role: "row", class: "grid-row" });
+      for (let c = 0; c < cols; c++) {
+        const d = cell(r, c);
+        const g = el("div", {
+          role: "gridcell",
+          class: "cell " + (d.cls || ""),
+          "data-r": r,
+          "data-c": c,
+          "data-v": d.v,
+          "data-path": d.path,
+          "aria-label": d.label,
+          tabindex: opts.focusable ? (r === 0 && c === 0 ? 0 : -1) : undefined,
+          text: d.text,
+        });
+        if (d.style) g.setAttribute("style", d.style);
+        row.append(g);
+      }
+      group.append(row);
+    }
+    return group;
+  }
+
+  /* A role="grid" made of one or more groups, with arrow-key focus moves inside a group. */
+  function grid(label, groups, opts) {
+    const g = el("div", { role: "grid", class: "grid " + (opts.cls || ""), "aria-label": label });
+    for (const grp of groups) g.append(grp);
+    if (opts.focusable) {
+      g.addEventListener("keydown", (ev) => {
+        const cell = ev.target.closest('[role="gridcell"]');
+        if (!cell) return;
+        const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+        if (d) {
+          const group = cell.closest('[role="rowgroup"]');
+          const r = Number(cell.dataset.r) + d[0], c = Number(cell.dataset.c) + d[1];
+          const next = group.querySelector(`[data-r="${r}"][data-c="${c}"]`);
+          if (next) focusCell(g, next);
+          ev.preventDefault();
+          return;
+        }
+        if (opts.onKey && opts.onKey(cell, ev)) ev.preventDefault();
+      });
+      g.addEventListener("click", (ev) => {
+        const cell = ev.target.closest('[role="gridcell"]');
+        if (!cell || !opts.onClick) return;
+        focusCell(g, cell);
+        opts.onClick(cell, ev);
+      });
+    }
+    return g;
+  }
+  function focusCell(g, cell) {
+    for (const c of g.querySelectorAll('[role="gridcell"][tabindex="0"]')) c.tabIndex = -1;
+    cell.tabIndex = 0;
+    cell.focus();
+  }
+  /* After a redraw, put the focus back on the cell that had it. */
+  function refocus(container, at) {
+    const scope = at.group ? `[role="rowgroup"][aria-label="${at.group}"] ` : "";
+    const cell = container.querySelector(`${scope}[role="gridcell"][data-r="${at.r}"][data-c="${at.c}"]`);
+    if (!cell) return;
+    focusCell(cell.closest('[role="grid"]'), cell);
+    const inp = cell.querySelector("input");
+    if (inp && at.keep) inp.focus();
+  }
+  P.grid = grid;
+  P.gridRows = gridRows;
+
+  /* A canvas board for sizes a DOM grid cannot carry: one pixel block per cell, scaled by CSS.
+   * colour(i) gives 0xRRGGBB of cell i (row-major). Highlights: {rows:[], cols:[]} stripes. */
+  function drawCanvas(canvas, h, w, colour, hl) {
+    const scale = Math.max(1, Math.floor(600 / Math.max(h, w)));
+    const W = w * scale, H = h * scale;
+    if (canvas.width !== W || canvas.height !== H) {
+      canvas.width = W;
+      canvas.height = H;
+    }
+    const ctx = canvas.getContext("2d");
+    const img = ctx.createImageData(W, H);
+    const px = new Uint32Array(img.data.buffer);
+    for (let r = 0; r < h; r++) {
+      for (let c = 0; c < w; c++) {
+        const rgb = colour(r * w + c);
+        const abgr = 0xff000000 | ((rgb & 0xff) << 16) | (rgb & 0xff00) | ((rgb >> 16) & 0xff);
+        if (scale === 1) px[r * W + c] = abgr;
+        else for (let y = 0; y < scale; y++) px.fill(abgr, (r * scale + y) * W + c * scale, (r * scale + y) * W + c * scale + scale);
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+    if (hl) {
+      ctx.fillStyle = "rgba(255, 200, 0, 0.55)";
+      const t = Math.max(scale, Math.ceil(Math.max(H, W) / 200));
+      for (const r of hl.rows || []) ctx.fillRect(0, r * scale - (t - scale) / 2, W, t);
+      for (const c of hl.cols || []) ctx.fillRect(c * scale - (t - scale) / 2, 0, t, H);
+    }
+  }
+  P.drawCanvas = drawCanvas;
+
+  /* Canvas board wrapped as the grid it stands for (no gridcells: too many to name one by one). */
+  function canvasGrid(label, describe, onClick) {
+    const canvas = el("canvas", { class: "board-canvas", "aria-hidden": "true" });
+    const note = el("p", { class: "canvas-note", text: describe });
+    /* One row with one cell that holds the picture and says what it shows. */
+    const cell = el("div", { role: "gridcell", class: "canvas-cell" }, canvas, note);
+    const g = el("div", { role: "grid", "aria-label": label, "aria-readonly": "true", class: "grid canvas-grid", tabindex: 0 }, el("div", { role: "row" }, cell));
+    if (onClick) canvas.addEventListener("click", (ev) => {
+      const rect = canvas.getBoundingClientRect();
+      onClick((ev.clientY - rect.top) / rect.height, (ev.clientX - rect.left) / rect.width);
+    });
+    return { root: g, canvas, note };
+  }
+  P.canvasGrid = canvasGrid;
+
+  const hueRgb = (h, s, l) => {
+    /* HSL (0..360, 0..1, 0..1) to 0xRRGGBB */
+    const a = s * Math.min(l, 1 - l);
+    const f = (n) => {
+      const k = (n + h / 30) % 12;
+      return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+    };
+    return (f(0) << 16) | (f(8) << 8) | f(4);
+  };
+
+  /* ---- 9-Nine --------------------------------------------------------------------------- */
+  /* AL: new[i][j] = old[j][n-1-i]; AR: new[i][j] = old[n-1-j][i] (0-based); Ck swaps column k of
+   * A and B. Solved: A all 0, B all 1. */
+  const NINE_DOM_MAX = 16;
+  P.nine = {
+    kind: "moves",
+    sizes: (lim) => [{ key: "n", label: "Size n (matrices are n × n)", min: lim.n.min, max: lim.n.max, path: "/n" }],
+    options: (lim) => [{ key: "max_moves", label: "At most this many moves (optional)", type: "number", min: lim.max_moves.min, max: lim.max_moves.max, path: "/max_moves" }],
+    fromJSON(o) {
+      if (!o || !Array.isArray(o.a) || !Array.isArray(o.b)) throw new Error('Give "a" and "b", each n strings of 0 and 1.');
+      const n = o.a.length;
+      const read = (rows, name) => {
+        if (rows.length !== n) throw new Error(`"${name}" has ${rows.length} rows but "a" has ${n}.`);
+        return rows.map((s, i) => {
+          if (typeof s !== "string" || s.length !== n || /[^01]/.test(s)) throw new Error(`"${name}" row ${i + 1} must be ${n} characters 0 or 1.`);
+          return Array.from(s, Number);
+        });
+      };
+      const m = { n, a: read(o.a, "a"), b: read(o.b, "b"), opts: {} };
+      if (o.max_moves !== undefined) m.opts.max_moves = o.max_moves;
+      return m;
+    },
+    toObject(m) {
+      const o = { a: m.a.map((r) => r.join("")), b: m.b.map((r) => r.join("")) };
+      if (m.opts.max_moves !== undefined && m.opts.max_moves !== "") o.max_moves = Number(m.opts.max_moves);
+      return o;
+    },
+    toText(m) {
+      return m.a.map((r) => r.join("")).join("\n") + "\n" + m.b.map((r) => r.join("")).join("\n") + "\n";
+    },
+    fromText(text) {
+      const ls = lines(text);
+      if (ls.length % 2 || ls.length === 0) throw new Error("Give n lines of A, then n lines of B.");
+      const n = ls.length / 2;
+      return { model: this.fromJSON({ a: ls.slice(0, n), b: ls.slice(n) }) };
+    },
+    getSize: (m) => ({ n: m.n }),
+    resize(m, s) {
+      const n = s.n;
+      const fit = (g, fill) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (g[i] && g[i][j] !== undefined ? g[i][j] : fill)));
+      return { n, a: fit(m.a, 0), b: fit(m.b, 1), opts: m.opts };
+    },
+    editor(m, changed) {
+      const n = m.n;
+      if (n > NINE_DOM_MAX) {
+        const cv = canvasGrid("Board editor", `${n} × ${n}: A left, B right; click a cell to flip it.`, (fy, fx) => {
+          const which = fx < 0.5 ? "a" : "b";
+          const c = Math.min(n - 1, Math.floor((fx < 0.5 ? fx : fx - 0.5) * 2 * n)), r = Math.min(n - 1, Math.floor(fy * n));
+          m[which][r][c] ^= 1;
+          changed();
+        });
+        drawNineCanvas(cv.canvas, n, m.a, m.b, null);
+        return cv.root;
+      }
+      const group = (which) =>
+        gridRows(n, n, (r, c) => ({
+          text: String(m[which][r][c]),
+          v: m[which][r][c],
+          cls: m[which][r][c] ? "one" : "zero",
+          path: `/${which}/${r}/${c}`,
+          label: `${which.toUpperCase()} row ${r + 1} column ${c + 1}`,
+        }), { groupLabel: which.toUpperCase(), focusable: true });
+      const set = (cell, v) => {
+        const which = cell.closest('[role="rowgroup"]').getAttribute("aria-label").toLowerCase();
+        const r = Number(cell.dataset.r), c = Number(cell.dataset.c);
+        m[which][r][c] = v === undefined ? m[which][r][c] ^ 1 : v;
+        changed({ group: which.toUpperCase(), r, c });
+      };
+      return grid("Board editor", [group("a"), group("b")], {
+        focusable: true,
+        cls: "nine",
+        onClick: (cell) => set(cell),
+        onKey(cell, ev) {
+          if (ev.key === " " || ev.key === "Enter") set(cell);
+          else if (ev.key === "0" || ev.key === "1") set(cell, Number(ev.key));
+          else return false;
+          return true;
+        },
+      });
+    },
+    movesFromAnswer: (a) => (a.solvable === false ? null : a.moves),
+    movesFromText(text) {
+      const ls = lines(text);
+      if (ls[0] === "-1") return null;
+      return ls.slice(1);
+    },
+    replay(m, moves) {
+      const n = m.n;
+      const st = { a: m.a.map((r) => r.slice()), b: m.b.map((r) => r.slice()) };
+      const rot = (g, left) => {
+        const out = Array.from({ length: n }, () => new Array(n));
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < n; j++) out[i][j] = left ? g[j][n - 1 - i] : g[n - 1 - j][i];
+        return out;
+      };
+      const apply = (i, inverse) => {
+        const mv = moves[i];
+        const k = /^C(\d+)$/.exec(mv);
+        if (k) {
+          const c = Number(k[1]) - 1;
+          if (!(c >= 0 && c < n)) throw new Error("Move " + mv + " names no column.");
+          for (let i = 0; i < n; i++) [st.a[i][c], st.b[i][c]] = [st.b[i][c], st.a[i][c]];
+          return;
+        }
+        if (!/^[AB][LR]$/.test(mv)) throw new Error("Unknown move " + mv + ".");
+        const key = mv[0].toLowerCase();
+        st[key] = rot(st[key], (mv[1] === "L") !== inverse);
+      };
+      return {
+        total: moves.length,
+        work: () => n * n,
+        apply,
+        describe(i) {
+          const mv = moves[i];
+          if (mv[0] === "C") return `${mv}: swap column ${mv.slice(1)} of A and B`;
+          return `${mv}: rotate ${mv[0]} ${mv[1] === "L" ? "left (counter-clockwise)" : "right (clockwise)"}`;
+        },
+        solved: () => st.a.every((r) => r.every((v) => v === 0)) && st.b.every((r) => r.every((v) => v === 1)),
+        render(container, last) {
+          const mv = last >= 0 ? moves[last] : "";
+          const hlCol = mv[0] === "C" ? Number(mv.slice(1)) - 1 : -1;
+          const hlMat = mv[0] === "A" || mv[0] === "B" ? mv[0].toLowerCase() : "";
+          if (n > NINE_DOM_MAX) {
+            let cv = container.querySelector("canvas");
+            if (!cv) {
+              const g = canvasGrid("Answer board", "", null);
+              container.replaceChildren(g.root);
+              cv = g.canvas;
+            }
+            container.querySelector(".canvas-note").textContent = `A (left) and B (right), ${n} × ${n}${mv ? "; last move " + mv : ""}`;
+            drawNineCanvas(cv, n, st.a, st.b, { col: hlCol, mat: hlMat });
+            return;
+          }
+          const group = (which) =>
+            gridRows(n, n, (r, c) => ({
+              text: String(st[which][r][c]),
+              v: st[which][r][c],
+              cls: (st[which][r][c] ? "one" : "zero") + (c === hlCol || hlMat === which ? " hl" : ""),
+              label: `${which.toUpperCase()} row ${r + 1} column ${c + 1}`,
+            }), { groupLabel: which.toUpperCase() });
+          const g = grid("Answer board", [group("a"), group("b")], { cls: "nine" + (hlMat ? " rotated-" + hlMat : "") });
+          g.setAttribute("aria-readonly", "true");
+          container.replaceChildren(g);
+        },
+      };
+    },
+  };
+  function drawNineCanvas(canvas, n, a, b, hl) {
+    const w = 2 * n + 1;
+    drawCanvas(canvas, n, w, (i) => {
+      const r = Math.floor(i / w), c = i % w;
+      if (c === n) return 0xffffff;
+      const which = c < n ? "a" : "b", cc = c < n ? c : c - n - 1;
+      const on = (which === "a" ? a : b)[r][cc];
+      const lit = hl && (hl.col === cc || hl.mat === which);
+      return on ? (lit ? 0xb26b00 : 0x1d3557) : lit ? 0xffe08a : 0xe9eef5;
+    }, null);
+  }
+
+  /* ---- Rubik's Rectangle ---------------------------------------------------------------- */
+  /* Rk reverses row k (top row 1), Ck reverses column k. Solved: row-major 1..H*W. A flip is
+   * its own inverse, so the replay steps both ways without keeping copies of the board. */
+  const RUBIKS_DOM_MAX = { cells: 256, width: 16 };
+  const rubiksBig = (h, w) => h * w > RUBIKS_DOM_MAX.cells || w > RUBIKS_DOM_MAX.width;
+  /* A value's colour tells where it belongs: hue by home row, lightness by home column. One
+   * table per board size, so drawing a million cells is a million look-ups. */
+  let colourTable = { h: 0, w: 0, rgb: null };
+  const rubiksColour = (h, w) => {
+    if (colourTable.h !== h || colourTable.w !== w) {
+      const rgb = new Uint32Array(h * w + 1);
+      for (let r = 0; r < h; r++)
+        for (let c = 0; c < w; c++) rgb[r * w + c + 1] = hueRgb((r / Math.max(1, h)) * 300, 0.65, 0.35 + 0.4 * (c / Math.max(1, w)));
+      colourTable = { h, w, rgb };
+    }
+    const rgb = colourTable.rgb;
+    return (v) => (v >= 1 && v <= h * w ? rgb[v] : 0);
+  };
+  P["rubiks-rectangle"] = {
+    kind: "moves",
+    sizes: (lim) => [
+      { key: "height", label: "Height (rows)", min: lim.height.min, max: lim.height.max, path: "/board" },
+      { key: "width", label: "Width (columns)", min: lim.width.min, max: lim.width.max, path: "/board/0" },
+    ],
+    options: () => [],
+    scramble: true,
+    fromJSON(o) {
+      if (!o || !Array.isArray(o.board) || !o.board.length || !Array.isArray(o.board[0])) throw new Error('Give "board": H rows of W numbers.');
+      const h = o.board.length, w = o.board[0].length;
+      const cells = new Int32Array(h * w);
+      o.board.forEach((row, r) => {
+        if (!Array.isArray(row) || row.length !== w) throw new Error(`Row ${r + 1} must hold ${w} numbers, like the first.`);
+        row.forEach((v, c) => (cells[r * w + c] = Number.isInteger(v) ? v : 0));
+      });
+      return { h, w, cells, opts: {} };
+    },
+    /* A body of a million numbers: written directly, far faster than JSON.stringify. */
+    toJSONText(m) {
+      const rows = new Array(m.h);
+      for (let r = 0; r < m.h; r++) rows[r] = "[" + m.cells.subarray(r * m.w, r * m.w + m.w).join(",") + "]";
+      return '{"board":[' + rows.join(",") + "]}";
+    },
+    toPrettyJSON(m) {
+      const rows = new Array(m.h);
+      for (let r = 0; r < m.h; r++) rows[r] = "    [" + m.cells.subarray(r * m.w, r * m.w + m.w).join(", ") + "]";
+      return '{\n  "board": [\n' + rows.join(",\n") + "\n  ]\n}\n";
+    },
+    toText(m) {
+      const rows = new Array(m.h);
+      for (let r = 0; r < m.h; r++) rows[r] = m.cells.subarray(r * m.w, r * m.w + m.w).join(" ");
+      return `1\n\n${m.w} ${m.h}\n` + rows.join("\n") + "\n";
+    },
+    fromText(text) {
+      const t = tokens(text);
+      const count = intToken(t[0], "The first number (how many instances)");
+      const w = intToken(t[1], "The width"), h = intToken(t[2], "The height");
+      if (!(w >= 1 && h >= 1 && w * h <= 1e6)) throw new Error("Width and height must be from 1 to 1000.");
+      if (t.length < 3 + w * h) throw new Error(`The first instance needs ${w * h} numbers.`);
+      const cells = new Int32Array(h * w);
+      for (let i = 0; i < h * w; i++) cells[i] = intToken(t[3 + i], "Every cell");
+      const note = count > 1 ? `The text holds ${count} instances: the board shows the first; the contest text keeps them all.` : "";
+      return { model: { h, w, cells, opts: {} }, note };
+    },
+    getSize: (m) => ({ height: m.h, width: m.w }),
+    resize(m, s) {
+      /* A new size starts sorted: a partial copy would not be a permutation. */
+      const h = s.height, w = s.width;
+      if (h === m.h && w === m.w) return m;
+      const cells = new Int32Array(h * w);
+      for (let i = 0; i < h * w; i++) cells[i] = i + 1;
+      return { h, w, cells, opts: m.opts };
+    },
+    scrambleModel(m) {
+      const { h, w } = m, cells = new Int32Array(h * w);
+      for (let i = 0; i < h * w; i++) cells[i] = i + 1;
+      const flips = Math.max(8, 3 * (h + w));
+      for (let k = 0; k < flips; k++) {
+        if (Math.random() < h / (h + w)) flipRow(cells, w, Math.floor(Math.random() * h));
+        else flipCol(cells, h, w, Math.floor(Math.random() * w));
+      }
+      return { h, w, cells, opts: m.opts };
+    },
+    editor(m, changed) {
+      const { h, w } = m;
+      if (rubiksBig(h, w)) {
+        const cv = canvasGrid("Board editor", `${h} × ${w}: too large to edit cell by cell. Scramble it, or paste JSON or contest text. Colours show where each number belongs: a sorted board is a smooth gradient.`, null);
+        const col = rubiksColour(h, w);
+        drawCanvas(cv.canvas, h, w, (i) => (m.cells[i] >= 1 && m.cells[i] <= h * w ? col(m.cells[i]) : 0), null);
+        return cv.root;
+      }
+      const g = grid("Board editor", [
+        gridRows(h, w, (r, c) => ({ text: "", path: `/board/${r}/${c}`, label: `Row ${r + 1} column ${c + 1}` }), { focusable: true }),
+      ], { focusable: true, cls: "rubiks" });
+      for (const cell of g.querySelectorAll('[role="gridcell"]')) {
+        const i = Number(cell.dataset.r) * w + Number(cell.dataset.c);
+        const inp = el("input", { type: "text", inputmode: "numeric", "aria-label": cell.getAttribute("aria-label"), value: m.cells[i], tabindex: -1 });
+        inp.addEventListener("change", () => {
+          m.cells[i] = /^\d+$/.test(inp.value.trim()) ? Number(inp.value.trim()) : 0;
+          cell.dataset.v = m.cells[i];
+          changed({ redraw: false });
+        });
+        cell.dataset.v = m.cells[i];
+        cell.removeAttribute("aria-label");
+        cell.append(inp);
+      }
+      /* The focused cell passes the focus to its input, so typing edits the number. */
+      g.addEventListener("focusin", (ev) => {
+        /* Not when Shift+Tab comes back out of the input: that would trap the focus. */
+        if (ev.target.getAttribute("role") === "gridcell" && !ev.target.contains(ev.relatedTarget)) ev.target.querySelector("input").focus();
+      });
+      return g;
+    },
+    movesFromAnswer: (a) => (a.solvable === false ? null : a.moves),
+    movesFromText(text) {
+      const first = lines(text)[0] || "";
+      if (!first.startsWith("POSSIBLE")) return null;
+      return tokens(first).slice(2);
+    },
+    replay(m, moves) {
+      const { h, w } = m, cells = m.cells.slice();
+      const parsed = moves.map((mv) => {
+        const k = /^([RC])(\d+)$/.exec(mv);
+        if (!k) throw new Error("Unknown move " + mv + ".");
+        const idx = Number(k[2]) - 1;
+        if (idx < 0 || idx >= (k[1] === "R" ? h : w)) throw new Error("Move " + mv + " is off the board.");
+        return k[1] === "R" ? idx : -1 - idx; /* rows >= 0, columns < 0 */
+      });
+      const col = rubiksColour(h, w);
+      const big = rubiksBig(h, w);
+      let view = null;
+      return {
+        total: moves.length,
+        work: (i) => (parsed[i] >= 0 ? w : h),
+        apply(i) {
+          const p = parsed[i];
+          if (p >= 0) flipRow(cells, w, p);
+          else flipCol(cells, h, w, -1 - p);
+        },
+        describe(i) {
+          const p = parsed[i];
+          return p >= 0 ? `${moves[i]}: reverse row ${p + 1}` : `${moves[i]}: reverse column ${-p}`;
+        },
+        solved() {
+          for (let i = 0; i < cells.length; i++) if (cells[i] !== i + 1) return false;
+          return true;
+        },
+        render(container, last) {
+          const p = last >= 0 ? parsed[last] : null;
+          const hl = p === null ? null : p >= 0 ? { rows: [p], cols: [] } : { rows: [], cols: [-1 - p] };
+          if (big) {
+            if (!view || !container.contains(view.root)) {
+              view = canvasGrid("Answer board", "", null);
+              container.replaceChildren(view.root);
+            }
+            view.note.textContent = `${h} × ${w}${last >= 0 ? "; highlighted: " + moves[last] : ""}. Colours show where each number belongs: sorted is a smooth gradient.`;
+            drawCanvas(view.canvas, h, w, (i) => col(cells[i]), hl);
+            return;
+          }
+          const g = grid("Answer board", [
+            gridRows(h, w, (r, c) => {
+              const v = cells[r * w + c];
+              const lit = hl && (hl.rows.includes(r) || hl.cols.includes(c));
+              return { text: String(v), v, cls: (lit ? "hl" : "") + (v === r * w + c + 1 ? " home" : ""), label: `Row ${r + 1} column ${c + 1}` };
+            }, {}),
+          ], { cls: "rubiks" });
+          g.setAttribute("aria-readonly", "true");
+          container.replaceChildren(g);
+        },
+      };
+    },
+  };
+  function flipRow(cells, w, r) {
+    for (let a = r * w, b = a + w - 1; a < b; a++, b--) {
+      const t = cells[a];
+      cells[a] = cells[b];
+      cells[b] = t;
+    }
+  }
+  function flipCol(cells, h, w, c) {
+    for (let a = c, b = (h - 1) * w + c; a < b; a += w, b -= w) {
+      const t = cells[a];
+      cells[a] = cells[b];
+      cells[b] = t;
+    }
+  }
+
+  /* ---- invariant boards ------------------------------------------------------------------ */
+  P["invariant-boards"] = {
+    kind: "count",
+    sizes: (lim) => [{ key: "n", label: "Board size n (n × n)", min: lim.n.min, max: lim.n.max, path: "/n" }],
+    options: (lim) => [{ key: "boards", label: `List one board per class (only while there are at most ${spaced(lim.boards_max)})`, type: "checkbox", path: "/boards" }],
+    fromJSON(o) {
+      if (!o || !Number.isInteger(o.n)) throw new Error('Give "n", an integer.');
+      return { n: o.n, opts: { boards: !!o.boards } };
+    },
+    toObject: (m) => (m.opts.boards ? { n: m.n, boards: true } : { n: m.n }),
+    toText: (m) => m.n + "\n",
+    fromText(text) {
+      return { model: { n: intToken(tokens(text)[0], "n"), opts: {} } };
+    },
+    getSize: (m) => ({ n: m.n }),
+    resize: (m, s) => ({ n: s.n, opts: m.opts }),
+    editor: () => null,
+    boardsFromAnswer: (a) => a.boards || null,
+    countFromAnswer: (a) => ({ count: a.count, extra: `classes; ${spaced(a.invariant_boards)} invariant boards in all, symmetric copies included` }),
+    drawBoard(b) {
+      const n = b.length;
+      const cv = el("canvas", { class: "mini-canvas", role: "img" });
+      drawCanvas(cv, n, n, (i) => (b[Math.floor(i / n)][i % n] === "-" ? 0x1d3557 : 0xe9eef5), null);
+      return cv;
+    },
+  };
+
+  /* ---- Mayan ------------------------------------------------------------------------------ */
+  /* A drag moves the block at (x, y) one column: into an occupied cell it swaps, into an empty one
+   * it leaves its column (the blocks above fall) and falls in the next. Then every row or column
+   * run of three or more equal colours vanishes at once, blocks fall, and again until still. */
+  const MAYAN_COLOURS = [0xffffff, 0xe63946, 0x2a9d8f, 0xf4a261, 0x457b9d, 0x9b5de5, 0x8ac926, 0xff70a6, 0x6d4c41, 0x00b4d8, 0x495057];
+  const hex = (rgb) => "#" + rgb.toString(16).padStart(6, "0");
+  const mayanCell = (v) => (v ? `background:${hex(MAYAN_COLOURS[v])}` : "");
+  P.mayan = {
+    kind: "moves",
+    sizes: (lim) => [
+      { key: "width", label: "Width (columns)", min: lim.width.min, max: lim.width.max, path: "/width" },
+      { key: "height", label: "Height (rows)", min: lim.height.min, max: lim.height.max, path: "/height" },
+    ],
+    options: (lim) => [{ key: "moves", label: "Clear it in exactly this many moves", type: "number", min: lim.moves.min, max: lim.moves.max, path: "/moves", required: true }],
+    palette: true,
+    fromJSON(o) {
+      if (!o || !Array.isArray(o.columns)) throw new Error('Give "columns": one array of colours per column, bottom first.');
+      const width = o.width ?? 5, height = o.height ?? 7;
+      const columns = Array.from({ length: width }, (_, x) => (Array.isArray(o.columns[x]) ? o.columns[x].slice(0, height).map(Number) : []));
+      return { width, height, columns, opts: { moves: o.moves } };
+    },
+    toObject(m) {
+      const o = { moves: m.opts.moves === "" || m.opts.moves === undefined ? undefined : Number(m.opts.moves), columns: m.columns };
+      if (m.width !== 5) o.width = m.width;
+      if (m.height !== 7) o.height = m.height;
+      return o;
+    },
+    toText(m) {
+      if (m.width !== 5 || m.height !== 7) throw new Error("The contest text format is for 5 × 7 boards only; use JSON for this size.");
+      return `${m.opts.moves}\n` + m.columns.map((c) => c.concat([0]).join(" ")).join("\n") + "\n";
+    },
+    fromText(text) {
+      const ls = lines(text);
+      const moves = intToken(tokens(ls[0] || "")[0], "The first line (the number of moves)");
+      if (ls.length < 6) throw new Error("Give the number of moves, then 5 lines of colours, each ended by 0.");
+      const columns = ls.slice(1, 6).map((l, x) => {
+        const t = tokens(l).map((s) => intToken(s, `Column ${x + 1}`));
+        if (t[t.length - 1] !== 0) throw new Error(`Line ${x + 2} must end with 0.`);
+        return t.slice(0, t.indexOf(0));
+      });
+      return { model: { width: 5, height: 7, columns, opts: { moves } } };
+    },
+    getSize: (m) => ({ width: m.width, height: m.height }),
+    resize(m, s) {
+      const columns = Array.from({ length: s.width }, (_, x) => (m.columns[x] || []).slice(0, s.height));
+      return { width: s.width, height: s.height, columns, opts: m.opts };
+    },
+    editor(m, changed, ui) {
+      const { width, height } = m;
+      const g = grid("Board editor", [
+        gridRows(height, width, (r, x) => {
+          const y = height - 1 - r, v = m.columns[x][y] || 0;
+          return { text: v ? String(v) : "", v, style: mayanCell(v), cls: v ? "block" : "empty", path: `/columns/${x}/${y}`, label: `Column ${x} row ${y}${v ? ", colour " + v : ", empty"}` };
+        }, { focusable: true }),
+      ], {
+        focusable: true,
+        cls: "mayan",
+        onClick: (cell) => paint(cell, ui.colour()),
+        onKey(cell, ev) {
+          if (/^[0-9]$/.test(ev.key)) paint(cell, ev.key === "0" ? 10 : Number(ev.key));
+          else if (ev.key === "Backspace" || ev.key === "Delete") paint(cell, 0);
+          else return false;
+          return true;
+        },
+      });
+      /* Blocks stand on the bottom or on other blocks: a colour above the stack goes on top of
+       * it, and taking a block out lets the ones above fall. */
+      function paint(cell, colour) {
+        const x = Number(cell.dataset.c), y = height - 1 - Number(cell.dataset.r);
+        const col = m.columns[x];
+        if (colour === 0) {
+          if (y < col.length) col.splice(y, 1);
+        } else if (y < col.length) col[y] = colour;
+        else col.push(colour);
+        const ny = colour === 0 ? Math.min(y, col.length) : Math.min(y, col.length - 1);
+        changed({ r: height - 1 - Math.max(0, ny), c: x });
+      }
+      return g;
+    },
+    movesFromAnswer: (a) => (a.solvable === false ? null : a.moves),
+    movesFromText(text) {
+      const ls = lines(text);
+      if (ls[0] === "-1") return null;
+      return ls.map((l) => {
+        const [x, y, d] = tokens(l).map(Number);
+        return { x, y, direction: d };
+      });
+    },
+    /* Every move keeps its frames (the drag, each fall, each set of vanishing runs), so a step
+     * can show what happened inside it; boards are at most 16 x 16 and moves at most 10. */
+    replay(m, moves) {
+      const { width, height } = m;
+      const states = [m.columns.map((c) => c.slice())];
+      const frames = [];
+      const initialFrames = []; /* a board that holds a run is settled first, by the rules */
+      states[0] = settle(states[0], width, height, initialFrames);
+      for (const mv of moves) {
+        const cols = states[states.length - 1].map((c) => c.slice());
+        const f = [];
+        const { x, y, direction: d } = mv;
+        const tx = x + d;
+        if (!(x >= 0 && x < width && tx >= 0 && tx < width && y >= 0 && y < cols[x].length)) throw new Error(`Move (${x}, ${y}, ${d}) drags no block on the board.`);
+        const grid0 = toGrid(cols, width, height);
+        if (y < cols[tx].length) {
+          [cols[x][y], cols[tx][y]] = [cols[tx][y], cols[x][y]];
+          f.push({ label: `Drag (${x}, ${y}) ${d > 0 ? "right" : "left"}: swap`, grid: toGrid(cols, width, height), marks: [[x, y], [tx, y]] });
+        } else {
+          const v = cols[x][y];
+          const g = grid0.map((c) => c.slice());
+          g[x][y] = 0;
+          g[tx][y] = v; /* in mid-air for a moment */
+          f.push({ label: `Drag (${x}, ${y}) ${d > 0 ? "right" : "left"}`, grid: g, marks: [[tx, y]] });
+          cols[x].splice(y, 1);
+          cols[tx].push(v);
+          f.push({ label: "Fall", grid: toGrid(cols, width, height), marks: [[tx, cols[tx].length - 1]].concat(cols[x].slice(y).map((_, k) => [x, y + k])) });
+        }
+        states.push(settle(cols, width, height, f));
+        frames.push(f);
+      }
+      let cur = 0;
+      return {
+        total: moves.length,
+        work: () => 1,
+        initialFrames,
+        apply(i, inverse) {
+          cur = inverse ? i : i + 1;
+        },
+        describe(i) {
+          const mv = moves[i];
+          return `(${mv.x}, ${mv.y}) ${mv.direction > 0 ? "right" : "left"}`;
+        },
+        solved: () => states[cur].every((c) => c.length === 0),
+        render(container, last) {
+          const cols = states[cur];
+          const mv = last >= 0 ? moves[last] : null;
+          const g = grid("Answer board", [
+            gridRows(height, width, (r, x) => {
+              const y = height - 1 - r, v = cols[x][y] || 0;
+              const lit = mv && y === mv.y && (x === mv.x || x === mv.x + mv.direction); /* the drag's two cells */
+              return { text: v ? String(v) : "", v, style: mayanCell(v), cls: (v ? "block" : "empty") + (lit ? " hl" : ""), label: `Column ${x} row ${y}${v ? ", colour " + v : ", empty"}` };
+            }, {}),
+          ], { cls: "mayan" });
+          g.setAttribute("aria-readonly", "true");
+          const fs = last >= 0 ? frames[last] : initialFrames;
+          const strip = el("ol", { class: "frames", "aria-label": last >= 0 ? `What happened in move ${last + 1}` : "Settling the initial board" });
+          for (const fr of fs) strip.append(el("li", {}, miniMayan(fr, width, height), el("span", { text: fr.label })));
+          container.replaceChildren(g, fs.length ? strip : "");
+        },
+      };
+    },
+  };
+  function toGrid(cols, width, height) {
+    return Array.from({ length: width }, (_, x) => Array.from({ length: height }, (_, y) => cols[x][y] || 0));
+  }
+  /* Runs vanish, blocks fall, until still; each round adds a "vanish" and a "fall" frame. */
+  function settle(cols, width, height, frames) {
+    for (;;) {
+      const g = toGrid(cols, width, height);
+      const gone = Array.from({ length: width }, () => new Array(height).fill(false));
+      let any = false;
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const v = g[x][y];
+          if (!v) continue;
+          if (x + 2 < width && g[x + 1][y] === v && g[x + 2][y] === v) {
+            for (let k = x; k < width && g[k][y] === v; k++) gone[k][y] = true;
+            any = true;
+          }
+          if (y + 2 < height && g[x][y + 1] === v && g[x][y + 2] === v) {
+            for (let k = y; k < height && g[x][k] === v; k++) gone[x][k] = true;
+            any = true;
+          }
+        }
+      if (!any) return cols;
+      const marks = [];
+      for (let x = 0; x < width; x++) for (let y = 0; y < height; y++) if (gone[x][y]) marks.push([x, y]);
+      frames.push({ label: `Vanish: ${marks.length} blocks`, grid: g, marks, vanish: true });
+      cols = cols.map((c, x) => c.filter((_, y) => !gone[x][y]));
+      frames.push({ label: "Fall", grid: toGrid(cols, width, height), marks: [] });
+    }
+  }
+  function miniMayan(fr, width, height) {
+    const marked = new Set(fr.marks.map(([x, y]) => x + "," + y));
+    const t = el("div", { class: "mini mayan-mini", role: "img", "aria-label": fr.label });
+    t.style.setProperty("--cols", width);
+    for (let y = height - 1; y >= 0; y--)
+      for (let x = 0; x < width; x++) {
+        const v = fr.grid[x][y];
+        const d = el("span", { class: (v ? "block" : "empty") + (marked.has(x + "," + y) ? (fr.vanish ? " vanish" : " hl") : "") });
+        if (v) d.setAttribute("style", mayanCell(v));
+        t.append(d);
+      }
+    return t;
+  }
+
+  /* ---- Maze Tac Toe ------------------------------------------------------------------------ */
+  const MAZE_DOM_MAX = 15;
+  const mazeKinds = [
+    { id: "###", label: "Wall", key: "#" },
+    { id: "...", label: "Open", key: "." },
+    { id: "BBB", label: "Start", key: "b" },
+    { id: "M", label: "M at", key: "m" },
+    { id: "O", label: "O at", key: "o" },
+  ];
+  P["maze-tac-toe"] = {
+    kind: "count",
+    mazeKinds,
+    sizes: (lim) => [{ key: "n", label: "Maze size N (N × N cells)", min: lim.n.min, max: lim.n.max, path: "/maze" }],
+    options: () => [{ key: "boards", label: "List the winning boards", type: "checkbox", path: "/boards" }],
+    palette: true,
+    fromJSON(o) {
+      if (!o || !Array.isArray(o.maze) || !o.maze.length) throw new Error('Give "maze": N strings of 3N characters.');
+      const n = o.maze.length;
+      const cells = o.maze.map((row, r) => {
+        if (typeof row !== "string" || row.length !== 3 * n) throw new Error(`Maze row ${r + 1} must be ${3 * n} characters.`);
+        return Array.from({ length: n }, (_, c) => row.slice(3 * c, 3 * c + 3));
+      });
+      return { n, cells, opts: { boards: !!o.boards } };
+    },
+    toObject(m) {
+      const o = { maze: m.cells.map((r) => r.join("")) };
+      if (m.opts.boards) o.boards = true;
+      return o;
+    },
+    toText: (m) => `${m.n}\n` + m.cells.map((r) => r.join("")).join("\n") + "\n",
+    fromText(text) {
+      const ls = lines(text);
+      const n = intToken(ls[0], "The first line (N)");
+      return { model: this.fromJSON({ maze: ls.slice(1, 1 + n) }) };
+    },
+    getSize: (m) => ({ n: m.n }),
+    resize(m, s) {
+      const n = s.n;
+      const cells = Array.from({ length: n }, (_, r) =>
+        Array.from({ length: n }, (_, c) => {
+          if (r === 0 || c === 0 || r === n - 1 || c === n - 1) return "###";
+          return (m.cells[r] && m.cells[r][c] && r < m.n - 1 && c < m.n - 1) ? m.cells[r][c] : "...";
+        }));
+      return { n, cells, opts: m.opts };
+    },
+    editor(m, changed, ui) {
+      const n = m.n;
+      if (n > MAZE_DOM_MAX) {
+        const cv = canvasGrid("Board editor", `${n} × ${n} maze: too large to edit cell by cell here; paste JSON or contest text. Dark: wall, light: open, green: start, red: M, blue: O.`, null);
+        drawCanvas(cv.canvas, n, n, (i) => mazeColour(m.cells[Math.floor(i / n)][i % n]), null);
+        return cv.root;
+      }
+      const paint = (cell, token) => {
+        const r = Number(cell.dataset.r), c = Number(cell.dataset.c);
+        m.cells[r][c] = token;
+        changed({ r, c });
+      };
+      return grid("Board editor", [
+        gridRows(n, n, (r, c) => {
+          const t = m.cells[r][c];
+          return { text: t === "###" ? "" : t === "..." ? "" : t === "BBB" ? "B" : t, v: t, cls: "maze " + mazeClass(t), path: `/maze/${r}/${c}`, label: `Row ${r + 1} column ${c + 1}: ${mazeWords(t)}` };
+        }, { focusable: true }),
+      ], {
+        focusable: true,
+        cls: "maze",
+        onClick: (cell) => paint(cell, ui.mazeToken()),
+        onKey(cell, ev) {
+          const k = mazeKinds.find((kd) => kd.key === ev.key.toLowerCase());
+          if (!k) return false;
+          paint(cell, ui.mazeToken(k.id));
+          return true;
+        },
+      });
+    },
+    boardsFromAnswer: (a) => a.boards || null,
+    countFromAnswer: (a) => ({ count: String(a.count), extra: "distinct winning boards" }),
+    drawBoard(b) {
+      const t = el("div", { class: "mini ttt", role: "img" });
+      t.style.setProperty("--cols", 3);
+      for (const row of b) for (const ch of row) t.append(el("span", { class: ch === "M" ? "m" : ch === "O" ? "o" : "", text: ch === "." ? "" : ch }));
+      return t;
+    },
+  };
+  function mazeClass(t) {
+    return t === "###" ? "wall" : t === "..." ? "open" : t === "BBB" ? "start" : t[0] === "M" ? "m" : t[0] === "O" ? "o" : "bad";
+  }
+  function mazeWords(t) {
+    if (t === "###") return "wall";
+    if (t === "...") return "open";
+    if (t === "BBB") return "start";
+    if (/^[MO][1-3][1-3]$/.test(t)) return `place ${t[0]} at row ${t[1]}, column ${t[2]}`;
+    return `"${t}" (not a cell)`;
+  }
+  function mazeColour(t) {
+    return { wall: 0x343a40, open: 0xf1f3f5, start: 0x2b9348, m: 0xe63946, o: 0x457b9d, bad: 0xff00ff }[mazeClass(t)];
+  }
+
+  /* ---- common to all adapters ---------------------------------------------------------------- */
+  for (const [slug, a] of Object.entries(P)) {
+    if (typeof a !== "object" || !a.kind) continue;
+    a.slug = slug;
+    if (!a.toJSONText) a.toJSONText = (m) => JSON.stringify(a.toObject(m));
+    if (!a.toPrettyJSON) a.toPrettyJSON = (m) => prettyJSON(a.toObject(m));
+  }
+  /* One line per row of a board, so that a pasted body reads like the board. */
+  function prettyJSON(o) {
+    const parts = Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => {
+      if (Array.isArray(v) && v.some((x) => Array.isArray(x) || typeof x === "string"))
+        return `  ${JSON.stringify(k)}: [\n` + v.map((x) => "    " + JSON.stringify(x)).join(",\n") + "\n  ]";
+      return `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
+    });
+    return "{\n" + parts.join(",\n") + "\n}\n";
+  }
+  P.clampInt = clampInt;
+  P.refocus = refocus;
+  P.mazeWords = mazeWords;
+  window.Puzzles = P;
+})();

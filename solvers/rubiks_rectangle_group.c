@@ -107,18 +107,23 @@ bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
         memset(cost[cur ^ 1], none, states);
         int pair = RR_ROW_PAIR(rows[i]);
         uint8_t x = g->row[rows[i] & 3];
+        /* step[j][w][c]: digit j's next value; its weight 24^j is folded in, so a state's
+         * successor is a sum of table reads. */
+        unsigned step[RR_PAIRS_MAX][RR_PERMS][4];
+        for (int j = 0, weight = 1; j < n; j++, weight *= RR_PERMS)
+            for (unsigned w = 0; w < RR_PERMS; w++)
+                for (unsigned c = 0; c < 4; c++) {
+                    unsigned v = g->mul[w][g->column[c]];
+                    if (j == pair) v = g->mul[v][x];
+                    step[j][w][c] = v * (unsigned)weight * 4;
+                }
         for (size_t st = 0; st < states; st++) {
             if (cost[cur][st] == none) continue;
             unsigned net = st & 3, w[RR_PAIRS_MAX];
             unpack((unsigned)(st >> 2), n, w);
             for (unsigned c = 0; c < 4; c++) {
-                unsigned to = 0;
-                for (int j = n - 1; j >= 0; j--) {
-                    unsigned v = g->mul[w[j]][g->column[c]];
-                    if (j == pair) v = g->mul[v][x];
-                    to = to * RR_PERMS + v;
-                }
-                size_t at = (size_t)to * 4 + (net ^ c);
+                size_t at = net ^ c;
+                for (int j = 0; j < n; j++) at += step[j][w[j]][c];
                 unsigned cc = cost[cur][st] + (c & 1) + (c >> 1);
                 if (cc < cost[cur ^ 1][at]) {
                     cost[cur ^ 1][at] = (uint8_t)cc;

@@ -47,6 +47,9 @@
 #define DESCENT_ROUNDS 1
 /* Boards with at most this many 4-cell orbits are planned in both orientations. */
 #define BOTH_ORIENTATIONS_MAX_ORBITS 40000
+/* Blocks of two pairs beat blocks of three only when a run serves few column pairs (the row
+ * flips weigh more): plan that cut too below this many column pairs. */
+#define CUT_TWO_MAX_COLS 40
 /* Boards with at most this many 4-cell orbits try every mirror image of every run. */
 #define MIRRORS_MAX_ORBITS 4000
 
@@ -680,8 +683,8 @@ static void workspace_free(workspace *ws)
 }
 
 /* Solves the 4-cell orbits (tau already filled). Blocks of three pairs need fewer flips per
- * orbit than blocks of two once a run serves enough column pairs; boards of moderate size plan
- * both cuts, and keep the cheaper. */
+ * orbit than blocks of two once a run serves enough column pairs; boards of moderate size with
+ * few column pairs plan both cuts, and keep the cheaper. */
 static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, bool both_cuts,
                                           budget *b)
 {
@@ -709,7 +712,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     long best = -1;
     unsigned best_g0 = 0;
     int best_size = 3;
-    for (int size = 3; size >= (both_cuts ? 2 : 3); size--)
+    bool cut_two = both_cuts && Q < CUT_TWO_MAX_COLS;
+    for (int size = 3; size >= (cut_two ? 2 : 3); size--)
         for (unsigned g0 = 0; g0 < 2; g0++) {
             cut_blocks(c, size);
             choose_parities(c, g0);

@@ -34,6 +34,7 @@ bool api_format_from_content_type(const char *content_type, api_format *fmt)
 
 static void *job_from_json(const api_puzzle *puzzle, const char *body, size_t len, api_error *err)
 {
+    if (!json_prescan(body, len, &puzzle->json_limits, err)) return NULL;
     json_error_t jerr;
     json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!root) {
@@ -62,6 +63,15 @@ api_answer *api_answer_solve(const api_puzzle *puzzle, api_format fmt, const cha
     void *job = fmt == API_FORMAT_JSON ? job_from_json(puzzle, body, len, err)
                                        : puzzle->from_text(body, len, err);
     if (!job) return NULL;
+    /* Parsing counts against the budget too (it started when the request was admitted). */
+    b->countdown = 0;
+    if (budget_expired(b)) {
+        puzzle->free(job);
+        api_fail(err, API_TIME_LIMIT, NULL,
+                 "The time budget ran out while the request waited and was read; retry, or "
+                 "send a smaller instance.");
+        return NULL;
+    }
     return api_answer_solve_job(puzzle, fmt, job, b, err);
 }
 

@@ -15,6 +15,17 @@
 #define N_MIN 1
 #define N_MAX 2000
 #define BOARDS_MAX 10000
+/* Boards are listed only while the list stays under this many bytes: n = 1939 has ~8 400
+ * classes of 3.8 MB each, ~31.5 GB of answer from a 24-byte request. */
+#define BOARDS_BYTES_MAX ((size_t)64 << 20)
+
+/* How many boards "boards": true may list for n: BOARDS_MAX, fewer when they are large. */
+static size_t boards_limit(int n)
+{
+    size_t per_board = (size_t)n * ((size_t)n + 4) + 8; /* rows as JSON strings, with commas */
+    size_t by_size = BOARDS_BYTES_MAX / per_board;
+    return by_size < BOARDS_MAX ? by_size : BOARDS_MAX;
+}
 
 /* Rebuilding rows while streaming: the iterator of the board being written. A cache only: the
  * output depends on the cursor alone, and a cursor it does not match restarts the iterator. */
@@ -99,7 +110,7 @@ static bool ib_solve(void *opaque, budget *b, api_error *err)
 {
     ib_job *job = opaque;
     invariant_boards_status st =
-        invariant_boards_solve(job->n, job->boards ? BOARDS_MAX : 0, b, &job->result);
+        invariant_boards_solve(job->n, job->boards ? boards_limit(job->n) : 0, b, &job->result);
     job->solved = true;
     switch (st) {
     case IB_OK:
@@ -114,15 +125,16 @@ static bool ib_solve(void *opaque, budget *b, api_error *err)
         size_t digits = count ? strlen(count) : 0;
         if (count && digits <= 60)
             api_fail(err, API_TOO_MANY_BOARDS, "/boards",
-                     "n = %d has %s classes of invariant boards, more than the %d that "
-                     "\"boards\": true may list; ask without \"boards\" for the count alone.",
-                     job->n, count, BOARDS_MAX);
+                     "n = %d has %s classes of invariant boards, more than the %zu that "
+                     "\"boards\": true may list for this n (at most %d boards and %zu MiB); ask "
+                     "without \"boards\" for the count alone.",
+                     job->n, count, boards_limit(job->n), BOARDS_MAX, BOARDS_BYTES_MAX >> 20);
         else
             api_fail(err, API_TOO_MANY_BOARDS, "/boards",
                      "n = %d has a %zu-digit number of classes of invariant boards, more than the "
-                     "%d that \"boards\": true may list; ask without \"boards\" for the count "
-                     "alone.",
-                     job->n, digits, BOARDS_MAX);
+                     "%zu that \"boards\": true may list for this n; ask without \"boards\" for "
+                     "the count alone.",
+                     job->n, digits, boards_limit(job->n));
         free(count);
         return false;
     }
@@ -245,9 +257,12 @@ const api_puzzle codec_invariant_boards = {
     .title = "Chessboard transformation (HNOI2001)",
     .summary = "Count the n x n boards of +1/-1 that equal their own transformation (every cell "
                "becomes the product of its neighbours), up to rotations and reflections.",
-    .limits_json = "{\"n\":{\"min\":1,\"max\":2000},\"boards_max\":10000}",
+    .limits_json = "{\"n\":{\"min\":1,\"max\":2000},\"boards_max\":10000,"
+                   "\"boards_bytes_max\":67108864}",
     .example_json = "{\"n\":4,\"boards\":true}",
     .example_text = "4\n",
+    /* {"n", "boards"} */
+    .json_limits = {1, JSON_PRESCAN_OBJECT_COST + 2},
     .from_json = ib_from_json,
     .from_text = ib_from_text,
     .solve = ib_solve,

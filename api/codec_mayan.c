@@ -46,11 +46,11 @@ static bool columns_fit_schema(json_t *columns, api_error *err)
         json_array_foreach(column, j, value)
         {
             api_path_index(cell_path, sizeof cell_path, path, j);
-            if (!json_is_integer(value))
+            long long v;
+            if (!fields_integral(value, &v))
                 return api_fail(err, API_INVALID_REQUEST, cell_path,
                                 "A colour must be an integer from 1 to %d, not %s.",
                                 MAYAN_MAX_COLOUR, fields_type_name(value));
-            json_int_t v = json_integer_value(value);
             if (v < 0 || v > MAYAN_MAX_COLOUR)
                 return api_fail(err, API_INVALID_REQUEST, cell_path,
                                 "Colour %lld is out of range: colours are 1 to %d.", (long long)v,
@@ -80,7 +80,8 @@ static bool columns_fit_board(json_t *columns, mayan_board *board, api_error *er
                             json_array_size(column), board->height);
         json_array_foreach(column, j, value)
         {
-            json_int_t v = json_integer_value(value);
+            long long v = 0;
+            fields_integral(value, &v); /* checked by columns_fit_schema */
             if (v == 0) {
                 api_path_index(cell_path, sizeof cell_path, path, j);
                 return api_fail(err, API_INVALID_BOARD, cell_path,
@@ -254,6 +255,9 @@ const api_puzzle codec_mayan = {
                    "\"colours\":{\"min\":1,\"max\":10},\"text_board\":\"5x7\"}",
     .example_json = "{\"moves\":3,\"columns\":[[1],[2,1],[2,3,4],[3,1],[2,4,3,4]]}",
     .example_text = "3\n1 0\n2 1 0\n2 3 4 0\n3 1 0\n2 4 3 4 0\n",
+    /* {"moves", "width", "height", "columns": 16 columns of 16} */
+    .json_limits = {3, JSON_PRESCAN_OBJECT_COST + 3 + JSON_PRESCAN_ARRAY_COST +
+                           MAYAN_MAX_SIDE *(JSON_PRESCAN_ARRAY_COST + MAYAN_MAX_SIDE)},
     .from_json = mayan_from_json,
     .from_text = mayan_from_text,
     .solve = mayan_job_solve,

@@ -340,6 +340,8 @@ const api_puzzle codec_maze_tac_toe = {
     .example_text = "7\n#####################\n###O11###...###M13###\n###......O22......###\n"
                     "###...######M22######\n###BBB###M31###M11###\n###...O32...M33O31###\n"
                     "#####################\n",
+    /* {"maze": 100 rows, "boards"} */
+    .json_limits = {2, JSON_PRESCAN_OBJECT_COST + JSON_PRESCAN_ARRAY_COST + MAZE_TAC_TOE_MAX_N + 1},
     .from_json = maze_from_json,
     .from_text = maze_from_text,
     .solve = maze_solve,

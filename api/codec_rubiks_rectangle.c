@@ -11,7 +11,11 @@
 #include "text_scan.h"
 
 #define MAX_SIDE RUBIKS_RECTANGLE_MAX_SIDE
-#define MAX_INSTANCES 1000000
+/* Instances in one text body: each is held with its answer until the body's answer is written,
+ * so the count is bounded on its own (422 beyond; README "Memory"). Read one at a time (the
+ * batch reader of `puzzled solve`), instances cost nothing once written: the contest's bound. */
+#define MAX_INSTANCES 100000
+#define MAX_INSTANCES_STREAMED 1000000
 
 typedef struct instance {
     int height, width;
@@ -74,11 +78,18 @@ static void *rubiks_from_json(json_t *body, api_error *err)
         }
         for (size_t c = 0; c < json_array_size(row); c++) {
             json_t *cell = json_array_get(row, c);
-            if (!json_is_integer(cell)) {
+            long long v;
+            if (!fields_integral(cell, &v) || v < 1) {
                 api_path_index(path, sizeof path, row_path, c);
-                api_fail(err, API_INVALID_REQUEST, path,
-                         "Every cell of \"board\" must be an integer, not %s.",
-                         fields_type_name(cell));
+                if (json_is_number(cell) && fields_integral(cell, &v))
+                    api_fail(err, API_INVALID_REQUEST, path,
+                             "A cell of \"board\" is %lld; cells are integers from 1 up (the "
+                             "board holds 1..H*W).",
+                             v);
+                else
+                    api_fail(err, API_INVALID_REQUEST, path,
+                             "Every cell of \"board\" must be an integer from 1 up, not %s.",
+                             fields_type_name(cell));
                 return NULL;
             }
         }
@@ -129,7 +140,8 @@ static void *rubiks_from_json(json_t *body, api_error *err)
     for (size_t i = 0; i < h; i++) {
         json_t *row = json_array_get(board, i);
         for (size_t c = 0; c < w; c++) {
-            json_int_t v = json_integer_value(json_array_get(row, c));
+            long long v = 0;
+            fields_integral(json_array_get(row, c), &v); /* checked above */
             bool bad_range = v < 1 || (unsigned long long)v > n;
             if (bad_range || seen[v - 1]) {
                 api_path_index(row_path, sizeof row_path, "/board", i);
@@ -212,12 +224,17 @@ static bool read_instance(text_scan *s, size_t k, instance *in, api_error *err)
     return true;
 }
 
-static bool rubiks_text_count(text_scan *s, size_t *count, api_error *err)
+static bool read_count(text_scan *s, long long max, size_t *count, api_error *err)
 {
     long long t;
-    if (!scan_int(s, 1, MAX_INSTANCES, "the number of instances T", &t, err)) return false;
+    if (!scan_int(s, 1, max, "the number of instances T", &t, err)) return false;
     *count = (size_t)t;
     return true;
+}
+
+static bool rubiks_text_count(text_scan *s, size_t *count, api_error *err)
+{
+    return read_count(s, MAX_INSTANCES_STREAMED, count, err);
 }
 
 /* Reads instance number k (1-based) into the next slot of j. */
@@ -226,7 +243,8 @@ static bool job_read_instance(job *j, text_scan *s, size_t k, api_error *err)
     instance *in = job_add(j);
     if (!in) return api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
     if (read_instance(s, k, in, err)) return true;
-    if (err->code == API_MALFORMED_TEXT) name_instance(err, k);
+    if (err->code == API_MALFORMED_TEXT || strncmp(err->message, "line ", 5) == 0)
+        name_instance(err, k);
     return false;
 }
 
@@ -247,7 +265,7 @@ static void *rubiks_from_text(const char *text, size_t len, api_error *err)
     text_scan s;
     scan_init(&s, text, len);
     size_t t;
-    if (!rubiks_text_count(&s, &t, err)) return NULL;
+    if (!read_count(&s, MAX_INSTANCES, &t, err)) return NULL;
     job *j = calloc(1, sizeof *j);
     if (!j) {
         api_fail(err, API_INTERNAL, NULL, "Out of memory while reading the instances.");
@@ -398,6 +416,9 @@ const api_puzzle codec_rubiks_rectangle = {
     .example_json = "{\"board\":[[1,2,3],[4,5,6],[9,8,7]]}",
     .example_text = "4\n\n3 3\n1 2 3\n4 5 6\n9 8 7\n\n4 2\n1 2 3 4\n5 6 7 8\n\n4 4\n1 2 15 4\n"
                     "8 7 11 5\n12 6 10 9\n13 14 3 16\n\n3 4\n1 2 4\n3 5 6\n7 8 9\n10 11 12\n",
+    /* {"board": 1000 rows of 1000} */
+    .json_limits = {3, JSON_PRESCAN_OBJECT_COST + JSON_PRESCAN_ARRAY_COST +
+                           (size_t)MAX_SIDE *(JSON_PRESCAN_ARRAY_COST + MAX_SIDE)},
     .from_json = rubiks_from_json,
     .from_text = rubiks_from_text,
     .solve = rubiks_solve,

@@ -3,6 +3,7 @@
 #ifndef PUZZLED_ERROR_H
 #define PUZZLED_ERROR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -30,17 +31,24 @@ typedef enum api_error_code {
 typedef struct api_error {
     api_error_code code;
     char message[API_MESSAGE_MAX];
-    char path[API_PATH_MAX]; /* JSON Pointer, "" when no field is at fault */
+    char path[API_PATH_MAX]; /* JSON Pointer ("" is the whole body) ... */
+    bool has_path;           /* ... or none, when no part of the body is at fault */
 } api_error;
 
 /* The HTTP status and the contract's code string of an error code. */
 int api_error_status(api_error_code code);
 const char *api_error_name(api_error_code code);
 
-/* Fills *err; `path` may be NULL; `fmt` is printf-style. Returns false so that parsers can
+/* Fills *err; `path` may be NULL (no path); `fmt` is printf-style. Request bytes quoted in the
+ * message or path need not be valid UTF-8: invalid bytes become "\xHH", and a message cut to
+ * its size never ends inside a character. Returns false so that parsers can
  * `return api_fail(...)`. */
 bool api_fail(api_error *err, api_error_code code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Fills *err like api_fail from a va_list. */
+bool api_failv(api_error *err, api_error_code code, const char *path, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* The error as the contract's JSON body, NUL-terminated, malloc'd (the caller frees).
  * Returns NULL only when out of memory. */

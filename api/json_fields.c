@@ -1,6 +1,9 @@
 #include "json_fields.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "utf8.h"
 
 const char *fields_type_name(const json_t *value)
 {
@@ -23,6 +26,21 @@ const char *fields_type_name(const json_t *value)
     }
 }
 
+bool fields_integral(const json_t *value, long long *out)
+{
+    if (json_is_integer(value)) {
+        *out = json_integer_value(value);
+        return true;
+    }
+    if (!json_is_real(value)) return false;
+    /* 4.0 and 1e3 are integers too (JSON has one number type); the bounds keep the cast
+     * defined, and every caller's range is far inside them. */
+    double d = json_real_value(value);
+    if (!(d >= -9.0e15 && d <= 9.0e15) || d != floor(d)) return false;
+    *out = (long long)d;
+    return true;
+}
+
 bool fields_known(json_t *obj, const char *base, const char *const *allowed, api_error *err)
 {
     const char *key;
@@ -39,8 +57,9 @@ bool fields_known(json_t *obj, const char *base, const char *const *allowed, api
                 if (a != allowed) strncat(list, ", ", sizeof list - strlen(list) - 1);
                 strncat(list, *a, sizeof list - strlen(list) - 1);
             }
+            int shown = (int)utf8_prefix_len(key, strlen(key), 60);
             return api_fail(err, API_INVALID_REQUEST, path,
-                            "Unknown field \"%.60s\"; the fields are: %s.", key, list);
+                            "Unknown field \"%.*s\"; the fields are: %s.", shown, key, list);
         }
     }
     return true;
@@ -60,11 +79,11 @@ bool fields_int(json_t *obj, const char *base, const char *key, bool required, l
         *out = dflt;
         return true;
     }
-    if (!json_is_integer(value))
+    long long v;
+    if (!fields_integral(value, &v))
         return api_fail(err, API_INVALID_REQUEST, path,
                         "\"%s\" must be an integer from %lld to %lld, not %s.", key, min, max,
                         fields_type_name(value));
-    long long v = json_integer_value(value);
     if (v < min || v > max)
         return api_fail(err, API_INVALID_REQUEST, path,
                         "\"%s\" is %lld; it must be from %lld to %lld.", key, v, min, max);

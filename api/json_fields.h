@@ -12,7 +12,12 @@
 /* Every key of obj is one of `allowed` (a NULL-terminated list); else names the first stranger. */
 bool fields_known(json_t *obj, const char *base, const char *const *allowed, api_error *err);
 
-/* An integer field in [min, max]. A missing optional field leaves *out = dflt. */
+/* An integral JSON number: an integer, or a number written with a fraction or exponent whose
+ * value is whole (4.0, 1e3) and within +-9e15. false for everything else. */
+bool fields_integral(const json_t *value, long long *out);
+
+/* An integer field in [min, max] (integral numbers such as 4.0 count). A missing optional field
+ * leaves *out = dflt. */
 bool fields_int(json_t *obj, const char *base, const char *key, bool required, long long min,
                 long long max, long long dflt, long long *out, api_error *err);
 

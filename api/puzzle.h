@@ -14,6 +14,7 @@
 
 #include "budget.h"
 #include "error.h"
+#include "json_prescan.h"
 #include "text_scan.h"
 #include "writer.h"
 
@@ -24,6 +25,9 @@ typedef struct api_puzzle {
     const char *limits_json;  /* a JSON object text: the size limits, for GET /puzzles */
     const char *example_json; /* one valid JSON request body */
     const char *example_text; /* the same in the contest text format */
+    /* The deepest nesting and the most (weighted) values of a valid JSON request, checked
+     * before parsing (json_prescan.h). */
+    json_prescan_limits json_limits;
 
     /* Validate a JSON body (already known to be an object) into a new job. NULL + err
      * (invalid_request, invalid_board, ...) when it does not fit. */

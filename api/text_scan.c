@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "utf8.h"
+
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
@@ -62,16 +64,21 @@ bool scan_int(text_scan *s, long long min, long long max, const char *what, long
     for (; i < n; i++) {
         if (w[i] < '0' || w[i] > '9')
             return scan_fail(s, err, "%s must be an integer, not \"%.*s\".", what,
-                             (int)(n > 40 ? 40 : n), w);
+                             (int)utf8_prefix_len(w, n, 40), w);
         if (v > 99999999999999999LL)
             overflow = true; /* keeps v * 10 in range */
         else
             v = v * 10 + (w[i] - '0');
     }
     if (negative) v = -v;
-    if (overflow || v < min || v > max)
-        return scan_fail(s, err, "%s is %.*s; it must be from %lld to %lld.", what,
-                         (int)(n > 40 ? 40 : n), w, min, max);
+    /* A well-formed integer outside the puzzle's limits breaks a rule, not the syntax: 422. */
+    if (overflow)
+        return api_fail(err, API_INVALID_BOARD, NULL, "line %d: %s is %.*s%s, far out of range.",
+                        s->line, what, (int)(n > 40 ? 40 : n), w, n > 40 ? "..." : "");
+    if (v < min || v > max)
+        return api_fail(err, API_INVALID_BOARD, NULL,
+                        "line %d: %s is %.*s%s; it must be from %lld to %lld.", s->line, what,
+                        (int)(n > 40 ? 40 : n), w, n > 40 ? "..." : "", min, max);
     *out = v;
     return true;
 }

@@ -20,7 +20,9 @@ void scan_init(text_scan *s, const char *text, size_t len);
 /* Skips white space; returns the line the next token starts on. */
 int scan_next_line(text_scan *s);
 
-/* The next token as an integer in [min, max]; `what` names it in the error message. */
+/* The next token as an integer in [min, max]; `what` names it in the error message. A token
+ * that is not an integer is malformed_text (400); an integer outside [min, max], however many
+ * digits it has, is invalid_board (422), both naming the line. */
 bool scan_int(text_scan *s, long long min, long long max, const char *what, long long *out,
               api_error *err);
 

@@ -1,7 +1,7 @@
 /* Mayan benchmark: random full 5 x 7 boards without initial runs (the contest's hardest shape:
  * 35 blocks, about 28 moves at every node), solved for exactly n moves.
  *
- *   build/bench/bench_mayan [boards] [n from] [n to] [colours] [table KiB]
+ *   build/bench/bench_mayan [boards] [n from] [n to] [colours] [table KiB] [width height]
  *
  * For each n = from..to (default 1..5) it solves `boards` boards (default 300) per colour count
  * (3..10 colours, or only `colours` when given; the same boards for every n) and prints the
@@ -166,17 +166,20 @@ int main(int argc, char **argv)
     int only_k = argc > 4 ? atoi(argv[4]) : 0;
     /* Optional: the failure table's cap in KiB (0: no table), to see what the table buys. */
     size_t table_bytes = argc > 5 ? (size_t)atol(argv[5]) << 10 : MAYAN_TABLE_MAX_BYTES;
+    /* Optional: the board's size (default the contest's 5 x 7). */
+    int width = argc > 6 ? atoi(argv[6]) : 5, height = argc > 7 ? atoi(argv[7]) : 7;
     if (boards < 1 || n_from < 1 || n_to < n_from || n_to > MAYAN_MAX_MOVES ||
-        (only_k && (only_k < 2 || only_k > 10))) {
+        (only_k && (only_k < 2 || only_k > 10)) || width < 3 || width > MAYAN_MAX_SIDE ||
+        height < 3 || height > MAYAN_MAX_SIDE) {
         fprintf(stderr,
                 "usage: %s [boards per colour count] [n from] [n to] [colours 2..10 or 0 = 3..10] "
-                "[table KiB]\n",
+                "[table KiB] [width height]\n",
                 argv[0]);
         return 2;
     }
-    printf("random full 5x7 boards, no initial runs; %d boards per colour count (%d..%d) and n; "
+    printf("random full %dx%d boards, no initial runs; %d boards per colour count (%d..%d) and n; "
            "thread CPU time\n",
-           boards, only_k ? only_k : 3, only_k ? only_k : 10);
+           width, height, boards, only_k ? only_k : 3, only_k ? only_k : 10);
     for (int n = n_from; n <= n_to; n++) {
         tally all = {0}, hard = {0}, per_k[11] = {{0}};
         /* The same boards for every n: restart the generator. */
@@ -184,7 +187,7 @@ int main(int argc, char **argv)
         for (int k = only_k ? only_k : 3; k <= (only_k ? only_k : 10); k++) {
             for (int i = 0; i < boards; i++) {
                 mayan_board b = {0};
-                random_full_board(&b, 5, 7, k);
+                random_full_board(&b, width, height, k);
                 budget bud;
                 budget_init_unlimited(&bud);
                 mayan_result r;

@@ -1,7 +1,10 @@
 #include "accesslog.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,9 +62,9 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
     *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
-void accesslog_write(int fd, const access_entry *e)
+size_t accesslog_format(const access_entry *e, char *line)
 {
-    char line[1024];
+    const size_t cap = ACCESSLOG_LINE_MAX;
     size_t n = 0;
     int64_t secs = (int64_t)e->when.tv_sec, days = secs / 86400, rem = secs % 86400;
     if (rem < 0) {
@@ -86,12 +89,12 @@ void accesslog_write(int fd, const access_entry *e)
     line[n++] = '.';
     put_u64(line, &n, (uint64_t)e->when.tv_nsec / 1000000, 3);
     put(line, &n, "Z\",\"method\":");
-    accesslog_json_string(line, sizeof line - 200, &n, e->method);
+    accesslog_json_string(line, cap - 200, &n, e->method);
     put(line, &n, ",\"path\":");
-    accesslog_json_string(line, sizeof line - 200, &n, e->path);
+    accesslog_json_string(line, cap - 200, &n, e->path);
     put(line, &n, ",\"puzzle\":");
     if (e->puzzle)
-        accesslog_json_string(line, sizeof line - 200, &n, e->puzzle);
+        accesslog_json_string(line, cap - 200, &n, e->puzzle);
     else
         put(line, &n, "null");
     put(line, &n, ",\"status\":");
@@ -104,13 +107,151 @@ void accesslog_write(int fd, const access_entry *e)
     line[n++] = '.';
     put_u64(line, &n, us % 1000, 3);
     put(line, &n, ",\"request_id\":");
-    accesslog_json_string(line, sizeof line - 4, &n, e->request_id);
+    accesslog_json_string(line, cap - 4, &n, e->request_id);
     line[n++] = '}';
     line[n++] = '\n';
-    /* One write per line: stdout is shared by every thread. A short write to a pipe or file
-     * of this size does not happen in practice; a failure has nowhere to be reported. */
-    ssize_t w = write(fd, line, n);
-    (void)w;
+    return n;
+}
+
+/* Writes all n bytes unless the descriptor fails; a failure has nowhere to be reported. */
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+void accesslog_write(int fd, const access_entry *e)
+{
+    char line[ACCESSLOG_LINE_MAX];
+    write_all(fd, line, accesslog_format(e, line));
+}
+
+/* ---- the batch ---------------------------------------------------------------------------- */
+
+#define BATCH_CAP (4 * ACCESSLOG_FLUSH_BYTES) /* room for lines arriving during a write */
+
+/* Two buffers: appenders fill the active one while a flush writes the other. write_lock makes
+ * flushes one at a time, so the buffer a flush swaps in is never still being written. */
+static struct {
+    pthread_mutex_t lock; /* guards active, len, running, stopping */
+    pthread_cond_t wake;  /* the flusher waits here while the batch is empty */
+    pthread_mutex_t write_lock;
+    char buf[2][BATCH_CAP];
+    int active;
+    size_t len;
+    int fd;
+    bool running, stopping, exit_hook;
+    bool flusher_idle; /* waiting for a first line, not for a deadline */
+    pthread_t flusher;
+} batch = {.lock = PTHREAD_MUTEX_INITIALIZER,
+           .wake = PTHREAD_COND_INITIALIZER,
+           .write_lock = PTHREAD_MUTEX_INITIALIZER,
+           .fd = STDOUT_FILENO};
+
+void accesslog_flush(void)
+{
+    pthread_mutex_lock(&batch.write_lock);
+    pthread_mutex_lock(&batch.lock);
+    const char *out = batch.buf[batch.active];
+    size_t n = batch.len;
+    int fd = batch.fd;
+    batch.active ^= 1;
+    batch.len = 0;
+    pthread_mutex_unlock(&batch.lock);
+    write_all(fd, out, n);
+    pthread_mutex_unlock(&batch.write_lock);
+}
+
+static void *flusher_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&batch.lock);
+    while (!batch.stopping) {
+        if (batch.len == 0) {
+            batch.flusher_idle = true;
+            pthread_cond_wait(&batch.wake, &batch.lock);
+            batch.flusher_idle = false;
+            continue;
+        }
+        /* The first line of a batch is waiting: give it ACCESSLOG_FLUSH_MS for company. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += ACCESSLOG_FLUSH_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (!batch.stopping &&
+               pthread_cond_timedwait(&batch.wake, &batch.lock, &until) != ETIMEDOUT) {
+        }
+        pthread_mutex_unlock(&batch.lock);
+        accesslog_flush();
+        pthread_mutex_lock(&batch.lock);
+    }
+    pthread_mutex_unlock(&batch.lock);
+    return NULL;
+}
+
+bool accesslog_start(int fd)
+{
+    pthread_mutex_lock(&batch.lock);
+    bool ok = batch.running;
+    if (!ok) {
+        batch.fd = fd;
+        batch.stopping = false;
+        ok = pthread_create(&batch.flusher, NULL, flusher_main, NULL) == 0;
+        batch.running = ok;
+    }
+    bool hook = ok && !batch.exit_hook;
+    if (hook) batch.exit_hook = true;
+    pthread_mutex_unlock(&batch.lock);
+    if (hook) atexit(accesslog_flush); /* exit() without a stop still writes every line */
+    return ok;
+}
+
+void accesslog_append(const access_entry *e)
+{
+    char line[ACCESSLOG_LINE_MAX];
+    size_t n = accesslog_format(e, line);
+    pthread_mutex_lock(&batch.lock);
+    if (!batch.running) {
+        int fd = batch.fd;
+        pthread_mutex_unlock(&batch.lock);
+        write_all(fd, line, n);
+        return;
+    }
+    while (batch.len + n > BATCH_CAP) { /* the descriptor is slower than the requests */
+        pthread_mutex_unlock(&batch.lock);
+        accesslog_flush();
+        pthread_mutex_lock(&batch.lock);
+    }
+    memcpy(batch.buf[batch.active] + batch.len, line, n);
+    batch.len += n;
+    /* The first line of a batch starts the flusher's clock; a flusher already counting down
+     * (the previous batch went out by size) is left alone. */
+    if (batch.len == n && batch.flusher_idle) pthread_cond_signal(&batch.wake);
+    bool full = batch.len >= ACCESSLOG_FLUSH_BYTES;
+    pthread_mutex_unlock(&batch.lock);
+    if (full) accesslog_flush();
+}
+
+void accesslog_stop(void)
+{
+    pthread_mutex_lock(&batch.lock);
+    bool running = batch.running;
+    batch.stopping = true;
+    pthread_cond_signal(&batch.wake);
+    pthread_mutex_unlock(&batch.lock);
+    if (running) pthread_join(batch.flusher, NULL);
+    pthread_mutex_lock(&batch.lock);
+    batch.running = false;
+    pthread_mutex_unlock(&batch.lock);
+    accesslog_flush();
 }
 
 static uint64_t mix64(uint64_t x)

@@ -1,8 +1,17 @@
-/* Structured lines on standard output: one JSON object per line, each written with a single
- * write() so that lines from different threads never interleave. */
+/* Structured lines on standard output: one JSON object per line.
+ *
+ * The access log is batched: a request's line is appended to a shared buffer (one short
+ * critical section, no system call) and the buffer goes out with one write() when it holds
+ * ACCESSLOG_FLUSH_BYTES, or ACCESSLOG_FLUSH_MS after its first line at the latest (a flusher
+ * thread), and whenever accesslog_flush() or accesslog_stop() is called: the server flushes when
+ * it starts draining (so the lines before SIGTERM precede the "draining" line) and after the
+ * last request completes, and an exit() flushes too. Lines are never split across writes, so
+ * they never interleave with other writers of the same descriptor. What can be lost is at most
+ * ACCESSLOG_FLUSH_MS of lines on a crash or SIGKILL. */
 #ifndef PUZZLED_ACCESSLOG_H
 #define PUZZLED_ACCESSLOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -20,8 +29,25 @@ typedef struct access_entry {
     const char *request_id;
 } access_entry;
 
-/* Writes the access-log line for one request to fd. */
+#define ACCESSLOG_LINE_MAX 1024 /* a line is cut (still valid JSON) to fit */
+#define ACCESSLOG_FLUSH_BYTES 16384
+#define ACCESSLOG_FLUSH_MS 50
+
+/* Formats the line for e, '\n' included, into line (ACCESSLOG_LINE_MAX bytes); its length. */
+size_t accesslog_format(const access_entry *e, char *line);
+
+/* Writes the line for one request to fd at once, with a single write(). */
 void accesslog_write(int fd, const access_entry *e);
+
+/* Starts the batched log on fd (the flusher thread); false when the thread cannot start, and
+ * then accesslog_append() writes each line at once. Calling it again while started does nothing. */
+bool accesslog_start(int fd);
+/* Appends e's line to the batch (thread-safe). */
+void accesslog_append(const access_entry *e);
+/* Writes out every line appended so far. */
+void accesslog_flush(void);
+/* Flushes and stops the flusher thread; appends after it are written at once. */
+void accesslog_stop(void);
 
 /* Appends s as a JSON string literal (quotes included) to buf at *len; stops short rather than
  * overflow cap. */

@@ -29,13 +29,20 @@ static const option_spec options[] = {
     {"cors-origins", "PUZZLED_CORS_ORIGINS", OPT_ORIGINS, 0, 0,
      "\"*\" or a comma-separated list of origins", "*"},
     {"grace-ms", "PUZZLED_GRACE_MS", OPT_LONG, 0, 3600000, "milliseconds, 0..3600000", "30000"},
+    {"request-timeout-ms", "PUZZLED_REQUEST_TIMEOUT_MS", OPT_LONG, 100, 3600000,
+     "milliseconds, 100..3600000", "30000"},
+    {"per-ip-connections", "PUZZLED_PER_IP_CONNECTIONS", OPT_UNSIGNED, 0, 1000000,
+     "an integer 0..1000000 (0 = no limit)", "0 (no limit)"},
+    {"body-memory", "PUZZLED_BODY_MEMORY", OPT_SIZE, 0, 1LL << 40,
+     "bytes, an integer 0..2^40 (0 = from the memory limit)",
+     "0: 1/8 of the memory limit (cgroup or RAM), within [max-body, 256 MiB]"},
 };
 
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 
 const char *config_help(void)
 {
-    static char text[2048];
+    static char text[4096];
     if (text[0]) return text;
     size_t n = (size_t)snprintf(
         text, sizeof text,
@@ -43,11 +50,11 @@ const char *config_help(void)
         "       puzzled solve <puzzle> [FILE] [--json] ...  (puzzled solve --help)\n"
         "Flags beat the environment, which beats the defaults.\n\n");
     for (size_t i = 0; i < OPTION_COUNT && n < sizeof text; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "  --%-14s %-22s %s; default %s\n",
+        n += (size_t)snprintf(text + n, sizeof text - n, "  --%-19s %-27s %s; default %s\n",
                               options[i].flag, options[i].env, options[i].range,
                               options[i].default_text);
     if (n < sizeof text)
-        snprintf(text + n, sizeof text - n, "  --%-14s %-22s this text\n", "help", "");
+        snprintf(text + n, sizeof text - n, "  --%-19s %-27s this text\n", "help", "");
     return text;
 }
 
@@ -62,6 +69,9 @@ static void defaults(server_config *cfg, unsigned cpu_count)
     cfg->time_limit_ms = 10000;
     snprintf(cfg->cors_origins, sizeof cfg->cors_origins, "*");
     cfg->grace_ms = 30000;
+    cfg->request_timeout_ms = 30000;
+    cfg->per_ip_connections = 0;
+    cfg->body_memory = 0;
 }
 
 /* A whole decimal integer within [min, max]; no sign, no spaces, no suffix. */
@@ -137,6 +147,12 @@ static int apply(server_config *cfg, const option_spec *o, const char *value, co
         snprintf(cfg->cors_origins, sizeof cfg->cors_origins, "%s", value);
     else if (strcmp(o->flag, "grace-ms") == 0)
         cfg->grace_ms = (long)v;
+    else if (strcmp(o->flag, "request-timeout-ms") == 0)
+        cfg->request_timeout_ms = (long)v;
+    else if (strcmp(o->flag, "per-ip-connections") == 0)
+        cfg->per_ip_connections = (unsigned)v;
+    else if (strcmp(o->flag, "body-memory") == 0)
+        cfg->body_memory = (size_t)v;
     return 1;
 }
 

@@ -18,6 +18,9 @@ typedef struct server_config {
     long time_limit_ms;                    /* per-request solver budget */
     char cors_origins[CONFIG_ORIGINS_MAX]; /* "*" or a comma-separated allow-list */
     long grace_ms;                         /* how long SIGTERM waits for work in flight */
+    long request_timeout_ms;               /* a request's line, headers and body arrive within */
+    unsigned per_ip_connections;           /* open connections per client address; 0 = no limit */
+    size_t body_memory;                    /* bodies held at once, bytes; 0 = from the memory */
 } server_config;
 
 typedef enum config_result {

@@ -1,14 +1,18 @@
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -17,10 +21,15 @@
 #include "accesslog.h"
 #include "answer.h"
 #include "cors.h"
+#include "freelist.h"
+#include "json_arena.h"
 #include "metrics.h"
 #include "pool.h"
 #include "registry.h"
 #include "static_assets.h"
+#include "sysmem.h"
+#include "utf8.h"
+#include "watch.h"
 
 #define CONNECTION_TIMEOUT_S 75u /* longer than a proxy's usual keep-alive (60 s) */
 /* Per connection: headers and the send buffer. libmicrohttpd clears it between requests, so
@@ -31,6 +40,20 @@
 #define BODY_FIRST_CAP 4096u
 #define BODY_PREALLOC_MAX (1u << 20)
 #define DISCARD_MAX ((size_t)64 << 20) /* read past the cap, to answer 413 */
+/* An answer up to this size is encoded by the worker into the request itself and sent from
+ * there with a Content-Length: one send() for headers and body, nothing more to allocate. A
+ * longer one streams (chunked) through the content reader, starting with these bytes. */
+#define ANSWER_INLINE 4096u
+#define REQUESTS_KEPT 256u /* free request structs kept per HTTP thread */
+/* After a request whose body or answer was at least this large, freed heap is given back to
+ * the system (malloc_trim, on the watch thread): glibc keeps what a parse or a 10^5-instance
+ * answer freed, tens of MiB, for reuse otherwise. */
+#define TRIM_AFTER_BYTES ((size_t)256 << 10)
+#define TRIM_AFTER_SOLVE_MS 20
+/* Bodies held at once by default: this share of the memory limit, within [max_body, 256 MiB]
+ * (16 bodies of the default 16 MiB limit). */
+#define BODY_MEMORY_SHARE 8
+#define BODY_MEMORY_DEFAULT_MAX ((size_t)256 << 20)
 
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_SOLVE "POST, OPTIONS"
@@ -43,9 +66,13 @@ struct http_server {
     atomic_bool draining;
     atomic_size_t in_flight; /* requests from their first call to their completion */
     atomic_size_t suspended; /* connections suspended for a job */
+    watch *watch;            /* deadlines, departed clients (watch.h) */
+    size_t body_memory;      /* bytes of bodies held at once, at most ... */
+    atomic_size_t body_held; /* ... and now */
     char *puzzles_json;
     size_t puzzles_len;
     unsigned port;
+    freelist requests; /* request structs, reused */
 };
 
 typedef enum route {
@@ -70,21 +97,31 @@ typedef struct request {
     pool_job job; /* first: the pool hands back &job */
     http_server *srv;
     struct MHD_Connection *conn;
+    watch_conn *wc;     /* the connection's watch record */
+    atomic_bool cancel; /* set when the client leaves, or past the drain's grace */
+    struct timespec admitted;
+    size_t held;      /* bytes of body_memory this request holds */
+    bool bodies_full; /* body_memory was exhausted during the upload: answer 503 */
+    bool close;       /* answer with Connection: close (a request that broke framing) */
     request_state state;
     const api_puzzle *puzzle; /* set on /solve/{puzzle} when the slug is known */
     api_format fmt;
     char *body; /* NUL-terminated; len bytes */
     size_t len, cap;
     bool oversize;
-    size_t discarded;   /* bytes dropped once oversize */
-    api_answer *answer; /* the worker's result ... */
-    api_error err;      /* ... or its error */
+    size_t discarded;          /* bytes dropped once oversize */
+    api_answer *answer;        /* the worker's result (NULL once wholly in head) ... */
+    api_error err;             /* ... or its error */
+    const char *answer_type;   /* the answer's Content-Type */
+    bool answered;             /* the worker produced an answer, not an error */
+    size_t head_len, head_pos; /* the answer's first bytes, encoded by the worker, in head */
     struct timespec start_mono, start_real;
     int status;
     uint64_t bytes;
     char method[16];
     char path[PATH_LOG_MAX];
     char request_id[REQUEST_ID_MAX + 1];
+    char head[ANSWER_INLINE]; /* last: request_new clears everything before it */
 } request;
 
 static double seconds_since(const struct timespec *start)
@@ -110,8 +147,9 @@ static enum MHD_Result send_response(request *r, int status, struct MHD_Response
     MHD_add_response_header(resp, "X-Request-Id", r->request_id);
     add_cors(r, resp);
     /* While draining, ask keep-alive clients to go elsewhere for their next request. */
-    if (atomic_load(&r->srv->draining))
+    if (atomic_load(&r->srv->draining) || r->close)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    watch_busy(r->srv->watch, r->wc); /* answered: the request deadline no longer applies */
     r->status = status;
     r->state = STATE_ANSWERED;
     metrics_record(r->puzzle, status, seconds_since(&r->start_mono));
@@ -166,11 +204,9 @@ __attribute__((format(printf, 4, 5))) static enum MHD_Result
 send_error(request *r, api_error_code code, const char *allow, const char *fmt, ...)
 {
     api_error err;
-    err.code = code;
-    err.path[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err.message, sizeof err.message, fmt, ap);
+    api_failv(&err, code, NULL, fmt, ap); /* quotes request bytes safely */
     va_end(ap);
     return send_api_error(r, &err, allow);
 }
@@ -180,7 +216,15 @@ static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     request *r = cls;
-    size_t n = api_answer_read(r->answer, buf, max);
+    size_t n;
+    if (r->head_pos < r->head_len) { /* first what the worker encoded already */
+        n = r->head_len - r->head_pos;
+        if (n > max) n = max;
+        memcpy(buf, r->head + r->head_pos, n);
+        r->head_pos += n;
+    } else {
+        n = api_answer_read(r->answer, buf, max);
+    }
     if (n == 0) return MHD_CONTENT_READER_END_OF_STREAM;
     r->bytes += n;
     return (ssize_t)n;
@@ -188,9 +232,11 @@ static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
 
 static enum MHD_Result send_answer(request *r)
 {
+    if (!r->answer) /* whole in head, which lives until the request completes */
+        return send_static(r, MHD_HTTP_OK, r->answer_type, r->head, r->head_len);
     struct MHD_Response *resp =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, read_answer, r, NULL);
-    return send_response(r, MHD_HTTP_OK, resp, api_answer_content_type(r->answer));
+    return send_response(r, MHD_HTTP_OK, resp, r->answer_type);
 }
 
 /* ---- routes --------------------------------------------------------------------------- */
@@ -199,6 +245,8 @@ static route match_route(const char *url, const api_puzzle **puzzle)
 {
     *puzzle = NULL;
     if (strncmp(url, "/solve/", 7) == 0) {
+        /* /solve/{puzzle} has one segment: /solve/nine/extra is no route at all. */
+        if (strchr(url + 7, '/')) return ROUTE_NOT_FOUND;
         *puzzle = registry_find(url + 7);
         return ROUTE_SOLVE;
     }
@@ -293,6 +341,98 @@ static enum MHD_Result send_get_route(request *r, route rt)
     }
 }
 
+/* ---- the bodies' memory -----------------------------------------------------------------------
+ */
+
+/* Raises what r holds of body_memory to `bytes`; false (nothing changed) when that would pass
+ * the total. */
+static bool hold_body(request *r, size_t bytes)
+{
+    if (bytes <= r->held) return true;
+    http_server *s = r->srv;
+    size_t more = bytes - r->held;
+    size_t before = atomic_fetch_add(&s->body_held, more);
+    if (before + more > s->body_memory) {
+        atomic_fetch_sub(&s->body_held, more);
+        return false;
+    }
+    r->held = bytes;
+    return true;
+}
+
+static void release_body(request *r)
+{
+    free(r->body);
+    r->body = NULL;
+    if (r->held) atomic_fetch_sub(&r->srv->body_held, r->held);
+    r->held = 0;
+}
+
+static enum MHD_Result send_bodies_full(request *r)
+{
+    return send_error(r, API_OVERLOADED, NULL,
+                      "The server holds as many request bodies as it may (%zu bytes); retry in a "
+                      "moment.",
+                      r->srv->body_memory);
+}
+
+/* ---- HTTP framing (RFC 9112) -------------------------------------------------------------- */
+
+typedef struct framing {
+    unsigned content_length, transfer_encoding, host;
+    bool lengths_differ, length_not_digits, not_chunked;
+    const char *first_length;
+} framing;
+
+static bool only_digits(const char *v)
+{
+    if (!*v) return false;
+    for (; *v; v++)
+        if (*v < '0' || *v > '9') return false;
+    return true;
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    framing *f = cls;
+    if (!value) value = "";
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (!only_digits(value)) f->length_not_digits = true;
+        if (f->content_length++ && strcmp(value, f->first_length) != 0) f->lengths_differ = true;
+        if (!f->first_length) f->first_length = value;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer_encoding++;
+        if (strcasecmp(value, "chunked") != 0) f->not_chunked = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        f->host++;
+    }
+    return MHD_YES;
+}
+
+/* The request's framing and path before anything else: what a proxy in front could read
+ * differently (two lengths, a length beside chunked, a coding this server cannot undo), a
+ * missing Host, or a control character encoded into the path, is refused with 400 and the
+ * connection closed. NULL when the request is fine, else the reason. */
+static const char *framing_error(request *r, const char *version)
+{
+    framing f = {0};
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_header, &f);
+    if (watch_take_bad_path(r->wc))
+        return "The path holds an encoded control character (such as %00); no route has one.";
+    if (f.lengths_differ) return "The request has Content-Length headers that disagree.";
+    if (f.length_not_digits) return "The Content-Length header is not a decimal number.";
+    if (f.transfer_encoding && f.content_length)
+        return "The request has both Transfer-Encoding and Content-Length; send one.";
+    if (f.transfer_encoding > 1 || f.not_chunked)
+        return "The only Transfer-Encoding accepted is \"chunked\" (no gzip, no identity).";
+    if (f.host > 1) return "The request has more than one Host header.";
+    if (f.host == 0 && strcmp(version, MHD_HTTP_VERSION_1_1) == 0)
+        return "An HTTP/1.1 request needs a Host header.";
+    return NULL;
+}
+
 /* The first call: headers are in, no body yet. Everything that can be decided now is, so
  * that a refused upload is never read (and 100 Continue is never sent for it). */
 static enum MHD_Result begin_request(request *r, const char *url, const char *method)
@@ -337,6 +477,10 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
          * BODY_PREALLOC_MAX before the bytes arrive, so idle promises cost little memory. */
         if (n > 0) {
             size_t cap = n < BODY_PREALLOC_MAX ? (size_t)n + 1 : BODY_PREALLOC_MAX;
+            /* What is allocated counts against --body-memory (as the body grows, too): a full
+             * server refuses the upload before reading it, and a client that announces much
+             * and sends little holds no more than its first buffer. */
+            if (!hold_body(r, cap)) return send_bodies_full(r);
             r->body = malloc(cap);
             if (!r->body)
                 return send_error(r, API_INTERNAL, NULL, "Out of memory for the request body.");
@@ -356,8 +500,7 @@ static void drop_body(request *r, size_t incoming)
 {
     r->oversize = true;
     r->discarded = r->len + incoming;
-    free(r->body);
-    r->body = NULL;
+    release_body(r);
     r->len = r->cap = 0;
 }
 
@@ -376,6 +519,11 @@ static bool take_body(request *r, const char *data, size_t size)
         size_t cap = r->cap ? r->cap : BODY_FIRST_CAP;
         while (cap < r->len + size + 1) cap *= 2;
         if (cap > max + 1) cap = max + 1;
+        if (!hold_body(r, cap)) { /* a chunked body past the total: 503 once it has ended */
+            drop_body(r, size);
+            r->bodies_full = true;
+            return true;
+        }
         char *grown = realloc(r->body, cap);
         if (!grown) { /* answered as too large: the server cannot hold it */
             drop_body(r, size);
@@ -395,19 +543,51 @@ static bool take_body(request *r, const char *data, size_t size)
 static void job_solve(pool_job *job, const atomic_bool *cancel)
 {
     request *r = (request *)job;
+    /* One flag per job, which the watch sets when the client leaves; the pool's flag (a drain
+     * past its grace) is set on every job's by watch_cancel_all, and looked at once here. */
+    if (atomic_load(cancel)) atomic_store(&r->cancel, true);
+    /* The budget runs from admission: time in the queue counts. */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long waited = (long)(now.tv_sec - r->admitted.tv_sec) * 1000 +
+                  (now.tv_nsec - r->admitted.tv_nsec) / 1000000L;
     budget b;
-    budget_init_ms(&b, r->srv->cfg.time_limit_ms, cancel);
+    budget_init_ms(&b, r->srv->cfg.time_limit_ms - waited, &r->cancel);
     r->err.code = API_OK;
+    json_arena_begin(); /* the parse tree is dropped inside api_answer_solve */
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
+    json_arena_end();
     if (!r->answer && r->err.code == API_OK)
         api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
-    free(r->body); /* parsed: the answer holds what it needs */
-    r->body = NULL;
+    /* A large body was parsed, or a long solve may have built large tables (Mayan's reach
+     * 64 MiB): give the freed memory back. */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long took = (long)(now.tv_sec - r->admitted.tv_sec) * 1000 +
+                (now.tv_nsec - r->admitted.tv_nsec) / 1000000L - waited;
+    if (r->len >= TRIM_AFTER_BYTES || took >= TRIM_AFTER_SOLVE_MS)
+        watch_request_trim(r->srv->watch);
+    release_body(r); /* parsed: the answer holds what it needs */
+    if (!r->answer) return;
+    /* Encode the first ANSWER_INLINE bytes here, off the HTTP thread; when that is the whole
+     * answer, the HTTP thread only sends it. */
+    r->answered = true;
+    r->answer_type = api_answer_content_type(r->answer);
+    for (;;) {
+        size_t n = api_answer_read(r->answer, r->head + r->head_len, sizeof r->head - r->head_len);
+        if (n == 0) {
+            api_answer_free(r->answer);
+            r->answer = NULL;
+            return;
+        }
+        r->head_len += n;
+        if (r->head_len == sizeof r->head) return; /* more to come: it streams */
+    }
 }
 
 static void job_finish(pool_job *job)
 {
     request *r = (request *)job;
+    watch_solved(r->srv->watch, r->wc); /* before resuming: r->cancel is not touched again */
     /* The last touch: from here on the HTTP thread owns r and may free it at any moment. */
     MHD_resume_connection(r->conn);
 }
@@ -416,6 +596,7 @@ static void job_finish(pool_job *job)
 static enum MHD_Result dispatch_solve(request *r)
 {
     http_server *s = r->srv;
+    if (r->bodies_full) return send_bodies_full(r);
     if (r->oversize)
         return send_error(r, API_BODY_TOO_LARGE, NULL,
                           "The body is larger than this server accepts (%zu bytes).",
@@ -430,6 +611,9 @@ static enum MHD_Result dispatch_solve(request *r)
                           "moment.",
                           s->cfg.workers, s->cfg.queue);
     r->state = STATE_SOLVING;
+    clock_gettime(CLOCK_MONOTONIC, &r->admitted);
+    atomic_init(&r->cancel, false);
+    watch_solving(s->watch, r->wc, &r->cancel);
     atomic_fetch_add(&s->suspended, 1);
     /* Suspend before the job can possibly finish and resume. */
     MHD_suspend_connection(r->conn);
@@ -442,16 +626,21 @@ static enum MHD_Result dispatch_solve(request *r)
 static request *request_new(http_server *s, struct MHD_Connection *conn, const char *url,
                             const char *method)
 {
-    request *r = calloc(1, sizeof *r);
+    request *r = freelist_take(&s->requests);
     if (!r) return NULL;
+    memset(r, 0, offsetof(request, head)); /* head is written before it is read */
     r->srv = s;
     r->conn = conn;
     r->job.solve = job_solve;
     r->job.finish = job_finish;
     clock_gettime(CLOCK_MONOTONIC, &r->start_mono);
     clock_gettime(CLOCK_REALTIME, &r->start_real);
-    snprintf(r->method, sizeof r->method, "%s", method);
-    snprintf(r->path, sizeof r->path, "%s", url);
+    utf8_sanitize(r->method, sizeof r->method, method, strlen(method));
+    /* Quoted into messages and the access log: invalid UTF-8 escaped, never cut in a char. */
+    utf8_sanitize(r->path, sizeof r->path, url, strlen(url));
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    r->wc = ci ? ci->socket_context : NULL;
     accesslog_request_id(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
                          r->request_id);
     atomic_fetch_add(&s->in_flight, 1);
@@ -474,12 +663,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls)
 {
-    (void)version;
     request *r = *req_cls;
     if (!r) {
         r = request_new(cls, conn, url, method);
         if (!r) return MHD_NO;
         *req_cls = r;
+        const char *framing = framing_error(r, version);
+        if (framing) {
+            r->close = true;
+            return send_error(r, API_INVALID_REQUEST, NULL, "%s", framing);
+        }
         if (!has_body(conn)) {
             r->state = STATE_DEFERRED;
             return MHD_YES;
@@ -504,7 +697,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case STATE_SOLVING: /* resumed by the worker */
         atomic_fetch_sub(&r->srv->suspended, 1);
         r->state = STATE_ANSWERED;
-        if (r->answer) return send_answer(r);
+        if (r->answered) return send_answer(r);
         return send_api_error(r, &r->err, NULL);
     case STATE_ANSWERED:
     default:
@@ -534,11 +727,67 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         .duration_ms = seconds_since(&r->start_mono) * 1000.0,
         .request_id = r->request_id,
     };
-    accesslog_write(STDOUT_FILENO, &e);
+    accesslog_append(&e);
     api_answer_free(r->answer);
-    free(r->body);
-    atomic_fetch_sub(&r->srv->in_flight, 1);
-    free(r);
+    if (r->bytes >= TRIM_AFTER_BYTES || r->cap >= TRIM_AFTER_BYTES)
+        watch_request_trim(r->srv->watch);
+    release_body(r);
+    watch_idle(r->srv->watch, r->wc);
+    http_server *s = r->srv;
+    freelist_give(&s->requests, r);
+    atomic_fetch_sub(&s->in_flight, 1);
+}
+
+/* The connection's watch record lives as libmicrohttpd's socket context. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    http_server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = ci ? watch_open(s->watch, ci->connect_fd) : NULL;
+    } else {
+        watch_close(s->watch, *socket_context);
+        *socket_context = NULL;
+    }
+}
+
+/* Called when a request line has arrived, before the headers: the request deadline starts. */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)uri;
+    http_server *s = cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (ci) watch_receiving(s->watch, ci->socket_context);
+    return NULL; /* the request itself is made on the first call of on_request */
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    c = (char)tolower((unsigned char)c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* libmicrohttpd's own decoding, after a look for encoded control characters: decoded, %00
+ * would cut the path short (/readyz%00 would be /readyz). */
+static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *text)
+{
+    (void)cls;
+    for (const char *p = text; *p; p++) {
+        int byte = (unsigned char)*p;
+        if (*p == '%' && hex_value(p[1]) >= 0 && hex_value(p[2]) >= 0)
+            byte = hex_value(p[1]) * 16 + hex_value(p[2]);
+        if (byte < 0x20 || byte == 0x7f) {
+            const union MHD_ConnectionInfo *ci =
+                MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+            if (ci) watch_mark_bad_path(ci->socket_context);
+            break;
+        }
+    }
+    return MHD_http_unescape(text);
 }
 
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
@@ -558,6 +807,41 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 
 /* ---- start and stop ------------------------------------------------------------------------ */
 
+/* The process may hold as many connections as its hard limit allows: the soft limit (often
+ * 1024, or 256 under a strict ulimit) let 200 slow connections starve everyone. */
+static void raise_file_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+/* Memory given back: large blocks (bodies, answers, solver tables: 256 KiB and up) are mapped
+ * and unmapped on their own, so freeing one returns it at once; the fixed threshold also stops
+ * glibc from raising it as large blocks are freed (its default, which kept a 16 MiB body's
+ * memory after the request). One arena for every thread: a worker's own arena keeps its free
+ * top (32 MiB after one large parse, measured) even through malloc_trim, which only shrinks
+ * the main arena; with one arena, malloc_trim after a large request returns it all. The cost
+ * is one lock for small allocations shared by the HTTP thread and the workers (each thread
+ * still has its tcache). */
+static void memory_policy(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+    mallopt(M_ARENA_MAX, 1);
+}
+
+/* The default total of bodies held at once: a share of the memory the process may use. */
+static size_t default_body_memory(size_t max_body)
+{
+    uint64_t limit = sysmem_limit() / BODY_MEMORY_SHARE;
+    if (limit > BODY_MEMORY_DEFAULT_MAX) limit = BODY_MEMORY_DEFAULT_MAX;
+    if (limit < (uint64_t)max_body + 1) limit = (uint64_t)max_body + 1;
+    return (size_t)limit;
+}
+
 static unsigned connection_limit(void)
 {
     struct rlimit rl;
@@ -565,6 +849,15 @@ static unsigned connection_limit(void)
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) fds = rl.rlim_cur;
     rlim_t limit = fds > 128 ? fds - 64 : 64; /* leave descriptors for everything else */
     return limit > 10000 ? 10000u : (unsigned)limit;
+}
+
+/* One HTTP thread per core, at most HTTP_THREADS_MAX: they only move bytes. */
+#define HTTP_THREADS_MAX 4u
+static unsigned http_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1) return 1;
+    return (unsigned)cpus < HTTP_THREADS_MAX ? (unsigned)cpus : HTTP_THREADS_MAX;
 }
 
 http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
@@ -575,21 +868,37 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
         return NULL;
     }
     s->cfg = *cfg;
+    raise_file_limit();
+    memory_policy();
+    s->body_memory = cfg->body_memory ? cfg->body_memory : default_body_memory(cfg->max_body);
+    atomic_init(&s->body_held, 0);
     atomic_init(&s->draining, false);
     atomic_init(&s->in_flight, 0);
     atomic_init(&s->suspended, 0);
+    if (!freelist_init(&s->requests, sizeof(request), REQUESTS_KEPT)) {
+        snprintf(err, err_cap, "puzzled: out of thread keys");
+        free(s);
+        return NULL;
+    }
+    json_arena_install(); /* before any thread uses jansson; without it, plain malloc */
     s->puzzles_json = registry_puzzles_json(&s->puzzles_len);
     s->pool = pool_create(cfg->workers, cfg->queue);
-    if (!s->puzzles_json || !s->pool) {
+    s->watch = watch_start(cfg->request_timeout_ms, (long)CONNECTION_TIMEOUT_S * 1000);
+    if (!s->puzzles_json || !s->pool || !s->watch) {
         snprintf(err, err_cap, "puzzled: cannot start %u worker threads", cfg->workers);
         goto fail;
     }
+    accesslog_start(STDOUT_FILENO); /* without its thread, lines are written one by one */
 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
+    /* libmicrohttpd's own thread pool, each thread with poll(): HTTP work spreads over the
+     * cores instead of queueing behind one thread. poll, not epoll: in epoll mode a client that
+     * closes right after its last byte goes unnoticed (the edge is consumed with the data),
+     * and poll also spares the two epoll_ctl calls that every suspend and resume cost. */
     unsigned flags =
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+        MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_ITC;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, cfg->bind, &v4.sin_addr) == 1) {
@@ -617,6 +926,13 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
         MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)on_completed, (void *)s,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)http_threads(),
+        /* Hardening (watch.h): deadlines and departed clients, encoded control characters in
+         * the path, connections per client address (0 = no limit). */
+        MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)on_connection, (void *)s,
+        MHD_OPTION_URI_LOG_CALLBACK, on_request_line, (void *)s,
+        MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, (void *)s,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
         MHD_OPTION_END);
     /* clang-format on */
     if (!s->daemon) {
@@ -628,8 +944,11 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     s->port = info ? info->port : cfg->port;
     return s;
 fail:
+    accesslog_stop();
+    watch_stop(s->watch);
     pool_destroy(s->pool);
     free(s->puzzles_json);
+    freelist_destroy(&s->requests);
     free(s);
     return NULL;
 }
@@ -648,6 +967,7 @@ static void sleep_ms(long ms)
 void http_begin_drain(http_server *s)
 {
     atomic_store(&s->draining, true);
+    accesslog_flush(); /* the lines so far come before the "draining" line */
 }
 
 void http_drain_and_stop(http_server *s)
@@ -668,7 +988,10 @@ void http_drain_and_stop(http_server *s)
     /* Past the grace: cancel what still runs, and wait until no connection is suspended
      * (stopping the daemon with suspended connections is undefined). Solvers check their
      * budgets often, so this wait is short. */
-    if (atomic_load(&s->in_flight) > 0) pool_cancel_all(s->pool);
+    if (atomic_load(&s->in_flight) > 0) {
+        pool_cancel_all(s->pool);
+        watch_cancel_all(s->watch);
+    }
     while (pool_outstanding(s->pool) > 0 || atomic_load(&s->suspended) > 0) sleep_ms(5);
     /* The cancelled answers (422 time_limit) are short: give them a moment to go out. */
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -676,7 +999,11 @@ void http_drain_and_stop(http_server *s)
 
     MHD_stop_daemon(s->daemon);
     if (listen_fd != MHD_INVALID_SOCKET) close(listen_fd);
+    accesslog_stop(); /* every request has completed: its line goes out now */
+    watch_stop(s->watch);
     pool_destroy(s->pool);
     free(s->puzzles_json);
+    freelist_drain(&s->requests); /* any completed on this thread; the HTTP threads' are gone */
+    freelist_destroy(&s->requests);
     free(s);
 }

@@ -1,9 +1,10 @@
 /* The HTTP side: the libmicrohttpd daemon, routing, CORS, request ids, the hand-off of solve
  * requests to the worker pool, streaming answers, metrics and the access log.
  *
- * One epoll thread of libmicrohttpd does all socket work; solving happens in the pool. A solve
- * request's connection is suspended while its job waits and runs, and resumed by the worker
- * when the answer (or error) is ready; the response is then queued on the HTTP thread. */
+ * libmicrohttpd's own pool of HTTP threads (one per core, poll mode) does all socket work;
+ * solving happens in the worker pool. A solve request's connection is suspended while its job
+ * waits and runs, and resumed by the worker when the answer (or error) is ready; the response
+ * is then queued on the connection's HTTP thread. */
 #ifndef PUZZLED_HTTP_H
 #define PUZZLED_HTTP_H
 

@@ -1,18 +1,22 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with four cuts that never remove that solution:
+ * the lexicographically smallest one, with four cuts that never remove that solution (each proves a
+ * node has none):
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
  *     neighbour, (x-1, y, 1), which comes earlier in the order at the same node; likewise every
  *     swap of two equal colours leaves the board as it is, so only the first one is tried.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
- *  2. Blocks vanish only in runs of three or more of one colour and are never created, so a
- *     colour with exactly 1 or 2 blocks left stays on the board forever: the node is dead at
- *     every depth.
+ *  2. A lower bound on the moves a board needs (mayan_bound.h): each colour's least sideways
+ *     displacement to a spread that lines can clear. A child whose bound exceeds its moves left
+ *     is cut before it is searched (or looked up). A colour of 1 or 2 blocks has no such spread:
+ *     the old dead-colour rule is the bound's special case. Each colour carries its per-column
+ *     counts, updated by the move and by settling.
  *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
  *     depends only on its board and the moves left, so a second visit finds nothing new. Only
  *     completed searches are recorded (never one cut short by the budget), and keys are exact.
- *  4. With one move left, a move that makes no run keeps every block: it cannot empty the
- *     board. Swaps are tested for a run on a few cells before any copying.
+ *  4. With one move left, the move must empty the board: it must make a run, and it must leave
+ *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
+ *     tested on a few cells and bit masks before any copying.
  *
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
  * only the columns that changed (and their neighbours, for rows) are scanned.
@@ -24,6 +28,7 @@
 
 #include <string.h>
 
+#include "mayan_bound.h"
 #include "mayan_table.h"
 
 #define NIB_LOW 0x1111111111111111ULL
@@ -33,14 +38,18 @@ typedef uint64_t column;
 typedef struct search {
     int width;
     int height;
+    int colours;   /* the highest colour on the board */
     int key_words; /* the table key: the board packed by mayan_key_pack */
     budget *b;
     bool use_table;
+    int table_from; /* the fewest moves left that the table records */
     mayan_table table;
+    mayan_bound bound[1];
     mayan_move path[MAYAN_MAX_MOVES];
     bool timed_out;
     uint64_t nodes;
     uint64_t table_hits;
+    uint64_t bound_cuts;
 } search;
 
 /* Bit 0 of each nibble set where that nibble of v is nonzero. */
@@ -78,10 +87,11 @@ static inline column col_remove(column c, int y)
 /* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
  * Marked cells come in few contiguous stretches (usually one): cut them out one stretch at a
  * time, from the top down so that the lower ones keep their place. */
-static column col_compact(column c, uint64_t mark, unsigned short *counts /* may be NULL */)
+static column col_compact(column c, uint64_t mark, mayan_counts *cc /* may be NULL */,
+                          mayan_counts one /* this column's unit in cc */)
 {
-    if (counts)
-        for (uint64_t m = mark; m; m &= m - 1) counts[col_get(c, __builtin_ctzll(m) / 4)]--;
+    if (cc)
+        for (uint64_t m = mark; m; m &= m - 1) cc[col_get(c, __builtin_ctzll(m) / 4)] -= one;
     while (mark) {
         int top = (63 - __builtin_clzll(mark)) / 4; /* highest marked cell */
         uint64_t gaps = ~mark & NIB_LOW & ((1ULL << (4 * top)) - 1);
@@ -111,7 +121,7 @@ static inline int imin(int a, int b)
  * there: vertical runs are looked for in lo..hi only, horizontal ones in the windows of three
  * columns that overlap lo..hi. After a removal, the columns that lost blocks are the new
  * range (a run of cells that did not move would have vanished in the round before). */
-static bool settle(column *col, int width, int lo, int hi, unsigned short *counts)
+static bool settle(column *col, int width, int lo, int hi, mayan_counts *cc)
 {
     bool any = false;
     for (;;) {
@@ -143,7 +153,7 @@ static bool settle(column *col, int width, int lo, int hi, unsigned short *count
         lo = width, hi = -1;
         for (int x = mlo; x <= mhi; x++)
             if (mark[x]) {
-                col[x] = col_compact(col[x], mark[x], counts);
+                col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
                 lo = imin(lo, x), hi = imax(hi, x);
             }
     }
@@ -156,11 +166,15 @@ static bool board_empty(const column *col, int width)
     return true;
 }
 
-static bool has_dead_colour(const unsigned short *counts)
+static inline mayan_counts one_at(int x)
 {
-    for (int v = 1; v <= MAYAN_MAX_COLOUR; v++)
-        if (counts[v] == 1 || counts[v] == 2) return true;
-    return false;
+    return (mayan_counts)1 << (4 * x);
+}
+
+/* Is colour c's column spread valid as it stands (D = 0)? Absent colours are. */
+static inline bool spread_valid(search *s, mayan_counts c)
+{
+    return !c || mayan_displacement(s->bound, c, 0) == 0;
 }
 
 /* Would swapping (x, y) = v with (x + 1, y) = u (u != v, both blocks) make a run? On a still
@@ -179,51 +193,188 @@ static bool swap_makes_run(const column *col, int width, int x, int y, unsigned 
     return (ea & (ea >> 4)) | (eb & (eb >> 4));
 }
 
-static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply);
-
-/* Searches the child reached by move (x, y, dir) with left - 1 moves to go. `still`: the move
- * made no run (the child needs no settling and keeps every block). */
-static bool try_child(search *s, column *child, const unsigned short *counts, bool still, int left,
-                      int ply, int x, int y, int dir)
+/* The board after dragging (x, y) = v into the empty air of column to = x +- 1. */
+static void drag(const column *col, int width, int x, int y, unsigned v, int to, column *child)
 {
-    bool found;
-    if (left == 1) {
-        /* Counts matter no more: only an empty board answers. */
-        int lo = dir > 0 ? x : x - 1;
-        found = !still && settle(child, s->width, lo, lo + 1, NULL) && board_empty(child, s->width);
-    } else {
-        unsigned short child_counts[MAYAN_MAX_COLOUR + 1];
-        memcpy(child_counts, counts, sizeof child_counts);
-        if (!still) {
-            /* The move changed columns x and x + dir only. */
-            int lo = dir > 0 ? x : x - 1;
-            /* An empty board allows no move; a dead colour never leaves. */
-            if (settle(child, s->width, lo, lo + 1, child_counts) &&
-                (board_empty(child, s->width) || has_dead_colour(child_counts)))
-                return false;
-        }
-        found = dfs(s, child, child_counts, left - 1, ply + 1);
+    memcpy(child, col, (size_t)width * sizeof *col);
+    child[x] = col_remove(col[x], y);
+    child[to] |= (uint64_t)v << (4 * col_height(col[to]));
+}
+
+static void swap(const column *col, int width, int x, int y, unsigned v, unsigned u, column *child)
+{
+    memcpy(child, col, (size_t)width * sizeof *col);
+    uint64_t m = (uint64_t)15 << (4 * y);
+    child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
+    child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
+}
+
+/* Per-colour lower bounds D (mayan_bound.h) of the board at hand, exact up to its moves left. */
+typedef unsigned char spreads[MAYAN_MAX_COLOUR + 1];
+
+/* The child's D for `left` moves from its counts: a colour whose counts did not change keeps
+ * the parent's exact value; false as soon as the bound rules the child out. */
+static bool child_spreads(search *s, const mayan_counts *cc, const mayan_counts *parent_cc,
+                          const unsigned char *parent_d, int left, unsigned char *d)
+{
+    int sum = 0;
+    for (int v = 1; v <= s->colours; v++) {
+        int dv = cc[v] == parent_cc[v] ? parent_d[v]
+                 : cc[v]               ? mayan_displacement(s->bound, cc[v], left)
+                                       : 0;
+        d[v] = (unsigned char)dv;
+        sum += dv;
+        if (dv > left || sum > 2 * left) return false;
     }
+    return true;
+}
+
+/* The shifts of one block that leave a colour's spread valid: bit x of `right` for x -> x+1,
+ * of `left` for x -> x-1. Computed on demand for the last move. */
+typedef struct shifts {
+    unsigned right, left;
+} shifts;
+
+static shifts valid_shifts(search *s, mayan_counts c)
+{
+    shifts r = {0, 0};
+    for (int x = 0; x < s->width; x++) {
+        if (!((c >> (4 * x)) & 15)) continue;
+        if (x + 1 < s->width && spread_valid(s, c - one_at(x) + one_at(x + 1))) r.right |= 1u << x;
+        if (x > 0 && spread_valid(s, c - one_at(x) + one_at(x - 1))) r.left |= 1u << x;
+    }
+    return r;
+}
+
+typedef struct shift_cache {
+    unsigned known;
+    shifts of[MAYAN_MAX_COLOUR + 1];
+} shift_cache;
+
+static inline shifts shifts_of(search *s, const mayan_counts *cc, shift_cache *sc, unsigned v)
+{
+    if (!(sc->known & 1u << v)) sc->of[v] = valid_shifts(s, cc[v]), sc->known |= 1u << v;
+    return sc->of[v];
+}
+
+/* The last move: it has to empty the board, so after it every colour's spread is valid as it
+ * stands (the cascade moves no block sideways). A move shifts one block of at most two colours;
+ * so it must shift every colour whose spread is invalid now, and leave the shifted ones valid.
+ * Those tests are bit masks; only moves that pass them are played out. */
+static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
+                      int ply)
+{
+    int w = s->width;
+    unsigned invalid = 0;
+    for (int v = 1; v <= s->colours; v++)
+        if (d[v]) invalid |= 1u << v;
+    shift_cache sc = {0};
+    int bad = __builtin_popcount(invalid);
+    if (bad == 2) {
+        /* One swap of the two colours across one border has to mend both. */
+        unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
+        shifts sa = shifts_of(s, cc, &sc, a), sb = shifts_of(s, cc, &sc, b);
+        if (!((sa.right & sb.left >> 1) | (sb.right & sa.left >> 1))) return false;
+    } else if (bad == 1) {
+        shifts sa = shifts_of(s, cc, &sc, (unsigned)__builtin_ctz(invalid));
+        if (!(sa.right | sa.left)) return false;
+    } else if (bad > 2) {
+        return false;
+    }
+    column child[MAYAN_MAX_SIDE];
+    for (int x = 0; x < w; x++) {
+        int hx = col_height(col[x]);
+        int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
+        int hl = x > 0 ? col_height(col[x - 1]) : 0;
+        for (int y = 0; y < hx; y++) {
+            unsigned v = col_get(col[x], y);
+            if (x + 1 < w && y < hr) {
+                /* A swap; an equal one changes nothing and cannot empty the board. */
+                unsigned u = col_get(col[x + 1], y);
+                if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
+                    (shifts_of(s, cc, &sc, v).right >> x & 1) &&
+                    (shifts_of(s, cc, &sc, u).left >> (x + 1) & 1) &&
+                    swap_makes_run(col, w, x, y, v, u)) {
+                    swap(col, w, x, y, v, u, child);
+                    if (settle(child, w, x, x + 1, NULL) && board_empty(child, w)) {
+                        s->path[ply] = (mayan_move){x, y, 1};
+                        return true;
+                    }
+                }
+            } else if (x + 1 < w && !(invalid & ~(1u << v)) &&
+                       (shifts_of(s, cc, &sc, v).right >> x & 1)) {
+                drag(col, w, x, y, v, x + 1, child);
+                if (settle(child, w, x, x + 1, NULL) && board_empty(child, w)) {
+                    s->path[ply] = (mayan_move){x, y, 1};
+                    return true;
+                }
+            }
+            /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
+            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) &&
+                (shifts_of(s, cc, &sc, v).left >> x & 1)) {
+                drag(col, w, x, y, v, x - 1, child);
+                if (settle(child, w, x - 1, x, NULL) && board_empty(child, w)) {
+                    s->path[ply] = (mayan_move){x, y, -1};
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
+                int left, int ply);
+
+/* Searches the child reached by move (x, y, dir) with left - 1 >= 1 moves to go. child_cc holds
+ * the child's counts before settling. `still`: the move made no run (nothing to settle). */
+static bool try_child(search *s, column *child, mayan_counts *child_cc, const mayan_counts *cc,
+                      const unsigned char *d, bool still, int left, int ply, int x, int y, int dir)
+{
+    if (!still) {
+        /* The move changed columns x and x + dir only. */
+        int lo = dir > 0 ? x : x - 1;
+        /* An empty board allows no move. */
+        if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width))
+            return false;
+    }
+    spreads child_d;
+    if (!child_spreads(s, child_cc, cc, d, left - 1, child_d)) {
+        s->bound_cuts++;
+        return false;
+    }
+    bool found = dfs(s, child, child_cc, child_d, left - 1, ply + 1);
     if (found) s->path[ply] = (mayan_move){x, y, dir};
     return found;
 }
 
-static bool dfs(search *s, const column *col, const unsigned short *counts, int left, int ply)
+static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
+                int left, int ply)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
         return false;
     }
+    bool use_table = s->use_table && left >= s->table_from;
     uint64_t key[MAYAN_MAX_SIDE];
-    if (s->use_table) mayan_key_pack(col, s->width, s->height, key);
-    if (s->use_table && mayan_table_failed(&s->table, key, left)) {
-        s->table_hits++;
-        return false;
+    if (use_table) {
+        mayan_key_pack(col, s->width, s->height, key);
+        if (mayan_table_failed(&s->table, key, left)) {
+            s->table_hits++;
+            return false;
+        }
     }
     s->nodes++;
+    if (left == 1) {
+        bool found = last_move(s, col, cc, d, ply);
+        if (!found && use_table) mayan_table_add_failure(&s->table, key, left);
+        return found;
+    }
     int w = s->width;
     bool noop_tried = false;
     column child[MAYAN_MAX_SIDE];
+    mayan_counts child_cc[MAYAN_MAX_COLOUR + 1];
+    size_t cc_bytes = (size_t)(s->colours + 1) * sizeof *cc;
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
@@ -232,6 +383,7 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
             unsigned v = col_get(col[x], y);
             if (x + 1 < w) {
                 bool still = false, skip = false;
+                memcpy(child_cc, cc, cc_bytes);
                 if (y < hr) {
                     unsigned u = col_get(col[x + 1], y);
                     if (u == v) {
@@ -240,38 +392,32 @@ static bool dfs(search *s, const column *col, const unsigned short *counts, int 
                         skip = noop_tried;
                         noop_tried = true;
                     } else {
-                        /* A swap that makes no run keeps every block: with one move left
-                         * it cannot be the answer. */
                         still = !swap_makes_run(col, w, x, y, v, u);
-                        skip = still && left == 1;
                     }
-                    if (!skip) {
-                        memcpy(child, col, (size_t)w * sizeof *col);
-                        uint64_t m = (uint64_t)15 << (4 * y);
-                        child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
-                        child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
-                    }
+                    /* u moves left (for an equal swap this cancels v's shift below). */
+                    child_cc[u] += one_at(x) - one_at(x + 1);
+                    if (!skip) swap(col, w, x, y, v, u, child);
                 } else {
-                    memcpy(child, col, (size_t)w * sizeof *col);
-                    child[x] = col_remove(col[x], y);
-                    child[x + 1] |= (uint64_t)v << (4 * hr);
+                    drag(col, w, x, y, v, x + 1, child);
                 }
                 if (!skip) {
-                    if (try_child(s, child, counts, still, left, ply, x, y, 1)) return true;
+                    child_cc[v] += one_at(x + 1) - one_at(x);
+                    if (try_child(s, child, child_cc, cc, d, still, left, ply, x, y, 1))
+                        return true;
                     if (s->timed_out) return false;
                 }
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl) {
-                memcpy(child, col, (size_t)w * sizeof *col);
-                child[x] = col_remove(col[x], y);
-                child[x - 1] |= (uint64_t)v << (4 * hl);
-                if (try_child(s, child, counts, false, left, ply, x, y, -1)) return true;
+                drag(col, w, x, y, v, x - 1, child);
+                memcpy(child_cc, cc, cc_bytes);
+                child_cc[v] += one_at(x - 1) - one_at(x);
+                if (try_child(s, child, child_cc, cc, d, false, left, ply, x, y, -1)) return true;
                 if (s->timed_out) return false;
             }
         }
     }
-    if (s->use_table) mayan_table_add_failure(&s->table, key, left);
+    if (use_table) mayan_table_add_failure(&s->table, key, left);
     return false;
 }
 
@@ -303,31 +449,50 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     if (!board_valid(board, moves)) return out->status = MAYAN_BAD_INPUT;
 
     column col[MAYAN_MAX_SIDE] = {0};
-    unsigned short counts[MAYAN_MAX_COLOUR + 1] = {0};
+    for (int x = 0; x < board->width; x++)
+        for (int y = 0; y < board->height; y++) col[x] |= (column)board->cell[x][y] << (4 * y);
+    settle(col, board->width, 0, board->width - 1, NULL);
+    /* Counted after settling: a still column holds at most 11 blocks of one colour. */
+    mayan_counts cc[MAYAN_MAX_COLOUR + 1] = {0};
+    int colours = 0;
     for (int x = 0; x < board->width; x++)
         for (int y = 0; y < board->height; y++) {
-            unsigned v = board->cell[x][y];
-            col[x] |= (column)v << (4 * y);
-            counts[v]++;
+            unsigned v = col_get(col[x], y);
+            if (v)
+                cc[v] += (mayan_counts)1 << (4 * x), colours = colours > (int)v ? colours : (int)v;
         }
-    settle(col, board->width, 0, board->width - 1, counts);
-    if (board_empty(col, board->width) || has_dead_colour(counts))
-        return out->status = MAYAN_NO_SOLUTION;
+    if (board_empty(col, board->width)) return out->status = MAYAN_NO_SOLUTION;
 
     search s = {.width = board->width,
                 .height = board->height,
+                .colours = colours,
                 .key_words = mayan_key_words(board->width, board->height),
+                .table_from = MAYAN_TABLE_FROM,
                 .b = b};
-    s.use_table = table_bytes > 0;
-    if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes))
+    /* Few moves meet few spreads: a small cache is cheaper to set up. */
+    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : 16))
         return out->status = MAYAN_NO_MEMORY;
-    bool found = dfs(&s, col, counts, moves, 0);
+    bool found = false;
+    mayan_counts none[MAYAN_MAX_COLOUR + 1] = {0};
+    spreads d = {0};
+    if (!child_spreads(&s, cc, none, d, moves, d)) {
+        s.bound_cuts++;
+    } else {
+        s.use_table = table_bytes > 0;
+        if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes)) {
+            mayan_bound_free(s.bound);
+            return out->status = MAYAN_NO_MEMORY;
+        }
+        found = dfs(&s, col, cc, d, moves, 0);
+    }
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
+    out->bound_cuts = s.bound_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&s.table);
         mayan_table_free(&s.table);
     }
+    mayan_bound_free(s.bound);
     if (s.timed_out) return out->status = MAYAN_TIME_LIMIT;
     if (!found) return out->status = MAYAN_NO_SOLUTION;
     out->move_count = moves;

@@ -7,16 +7,25 @@
 #include "nine_greedy.h"
 #include "nine_macro.h"
 #include "nine_small.h"
+#include "nine_tail.h"
 
-/* The improvement search (a beam search) gets at most a tenth of the budget and at most
- * improve_ms, so the answer never risks the request's deadline. Boards above NINE_BEAM_MAX_N
- * get the greedy construction only (it already takes a fifth of a second at 64 x 64). */
+/* The improvement search (a beam search) is bounded by its work alone, so that the same board
+ * gets the same answer on a busy machine; the budget only aborts it. Boards above
+ * NINE_BEAM_MAX_N get the greedy construction only (it already takes a fifth of a second at
+ * 64 x 64). Defaults measured in bench/RESULTS-nine.md. */
 
 void nine_options_default(nine_options *o)
 {
-    o->improve_ms = 250;
+    o->improve = true;
     o->beam_width = 40;
     o->beam_per_node = 16;
+    o->max_expansions = 20000;
+    o->tail = true;
+    o->tail_ones = 2;
+    o->tail_per_bucket = 4;
+    o->tail_forward = 4;
+    o->polish_forward = 5;
+    o->polish_window = 4;
 }
 
 int nine_move_name(int move, char buf[4])
@@ -72,6 +81,14 @@ static nine_status finish(nine_solution *out, nine_status status)
     return status;
 }
 
+/* The tail search trusts 60-bit fingerprints: its answer is replayed before it is used. */
+static bool replays(const nine_board *bd, const nine_moves *m)
+{
+    nine_board w = *bd;
+    for (size_t t = 0; t < m->len; t++) nine_board_apply(&w, m->v[t]);
+    return nine_board_is_goal(&w);
+}
+
 static nine_status solve_large(const nine_board *bd, const nine_options *opt, budget *b,
                                nine_solution *out)
 {
@@ -82,23 +99,38 @@ static nine_status solve_large(const nine_board *bd, const nine_options *opt, bu
     nine_greedy_status st = nine_greedy_solve(&work, lib, &best, b);
     size_t raw_len = best.len;
     if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
-    if (st == NINE_GREEDY_OK && bd->n <= NINE_BEAM_MAX_N && opt->improve_ms > 0 &&
-        opt->beam_width > 0 && opt->beam_per_node > 0) {
-        /* The beam gets its own small slice; when it runs out the beam finishes greedily. */
-        long slice = budget_remaining_ms(b);
-        slice = slice < 0 || slice / 10 > opt->improve_ms ? opt->improve_ms : slice / 10;
-        budget beam_budget;
-        budget_init_ms(&beam_budget, slice, b->cancel);
-        nine_greedy_status bs = nine_beam_solve(bd, lib, opt->beam_width, opt->beam_per_node,
-                                                (int)raw_len, &trial, &beam_budget);
-        if (bs == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
-        if (bs == NINE_GREEDY_OK && trial.len && trial.len < best.len) {
+    if (st == NINE_GREEDY_OK && bd->n <= NINE_BEAM_MAX_N && opt->improve && opt->beam_width > 0 &&
+        opt->beam_per_node > 0) {
+        nine_beam_params p = {opt->beam_width,     opt->beam_per_node,
+                              opt->max_expansions, opt->tail ? nine_tail_get(bd->n) : NULL,
+                              opt->tail_ones,      opt->tail_per_bucket,
+                              opt->tail_forward};
+        st = nine_beam_solve(bd, lib, &p, (int)raw_len, &trial, b);
+        if (st == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
+        if (st == NINE_GREEDY_OK && trial.len && trial.len < best.len && replays(bd, &trial)) {
             nine_moves swap = best;
             best = trial;
             trial = swap;
         }
     }
     nine_moves_free(&trial);
+    const nine_tail *tail = opt->improve && opt->tail ? nine_tail_get(bd->n) : NULL;
+    if (st == NINE_GREEDY_OK && tail && opt->polish_window >= 0) {
+        /* The polished end is exact; the answer is checked again as a whole. */
+        nine_moves polished = {malloc(best.len), best.len, best.len};
+        if (polished.v) {
+            memcpy(polished.v, best.v, best.len);
+            polished.len = nine_tail_polish(tail, bd, polished.v, polished.len, opt->polish_forward,
+                                            opt->polish_window);
+            polished.len = simplify(polished.v, polished.len);
+            if (polished.len < best.len && replays(bd, &polished)) {
+                nine_moves swap = best;
+                best = polished;
+                polished = swap;
+            }
+            nine_moves_free(&polished);
+        }
+    }
     if (st != NINE_GREEDY_OK) {
         nine_moves_free(&best);
         return finish(out, st == NINE_GREEDY_TIME_OUT ? NINE_TIME_LIMIT : NINE_NO_MEMORY);

@@ -3,7 +3,8 @@
  *
  * n <= 3 is answered from a breadth-first table (shortest answers); larger n by a greedy over a
  * library of short transfer sequences (nine_greedy.c, nine_macro.c), improved for n <= 16 by a
- * beam search (nine_beam.c) while a small slice of the time budget lasts. */
+ * beam search (nine_beam.c) of fixed work that, for n <= 9, finishes partial solutions by an
+ * exact search (nine_tail.c). The same board always gets the same answer. */
 #ifndef PUZZLED_NINE_H
 #define PUZZLED_NINE_H
 
@@ -40,18 +41,26 @@ typedef struct nine_solution {
 /* Solves bd. max_moves < 0: no limit. Fills *out (free it with nine_solution_free) and returns
  * out->status. */
 nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_solution *out);
-/* How hard nine_solve_ex tries beyond the construction (boards of 4 to 16). */
+/* How hard nine_solve_ex tries beyond the construction (boards of 4 to 16). Every limit is an
+ * amount of work, never time, so that a board always gets the same answer; the budget only
+ * aborts (NINE_TIME_LIMIT). */
 typedef struct nine_options {
-    long improve_ms; /* the beam search's time cap (also at most a tenth of the budget); 0: none */
-    int beam_width;  /* partial solutions kept per cost */
-    int beam_per_node; /* steps tried from each */
+    bool improve;        /* false: the greedy construction alone */
+    int beam_width;      /* partial solutions kept per cost */
+    int beam_per_node;   /* steps tried from each */
+    long max_expansions; /* partial solutions extended in all */
+    bool tail;           /* exact finishing search (boards of 4 to 9): */
+    int tail_ones;       /* tried on partial solutions with at most this many ones in A, */
+    int tail_per_bucket; /* at most this many per cost, */
+    int tail_forward;    /* each with this forward depth; */
+    int polish_forward;  /* and the answer's last states finished exactly with this depth, */
+    int polish_window;   /* up to forward + radius + window moves from its end (< 0: none) */
 } nine_options;
 
 /* The defaults nine_solve uses. */
 void nine_options_default(nine_options *o);
 
-/* nine_solve with explicit options (improve_ms = 0: the plain construction only, fast and
- * deterministic). */
+/* nine_solve with explicit options (improve = false: the plain construction only). */
 nine_status nine_solve_ex(const nine_board *bd, long max_moves, const nine_options *opt, budget *b,
                           nine_solution *out);
 void nine_solution_free(nine_solution *s);

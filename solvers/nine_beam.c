@@ -135,9 +135,46 @@ static nine_greedy_status finish_greedily(const arena *ar, const int *bucket, in
     return st;
 }
 
-nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib, int width,
-                                   int per_node, int bound, nine_moves *out, budget *b)
+/* The exact tail: the nodes of bucket g with the fewest ones (at most p->tail_ones) are finished
+ * by nine_tail_solve; the best total so far is kept in *tail_best (node, moves, cost). */
+typedef struct tail_best {
+    int node, cost, len;
+    uint8_t moves[NINE_TAIL_MAX_MOVES];
+} tail_best;
+
+static void try_tails(const arena *ar, const int *bucket, int fill, int g,
+                      const nine_beam_params *p, const nine_board *start, tail_best *best)
 {
+    bool *done = calloc((size_t)fill, sizeof *done);
+    if (!done) return; /* no tail: correct, only longer */
+    for (int round = 0; round < p->tail_per_bucket; round++) {
+        int pick = -1;
+        for (int u = 0; u < fill; u++)
+            if (!done[u] && ar->v[bucket[u]].ones <= p->tail_ones &&
+                (pick < 0 || ar->v[bucket[u]].ones < ar->v[bucket[pick]].ones))
+                pick = u;
+        if (pick < 0) break;
+        done[pick] = true;
+        nine_board bd;
+        unpack(&ar->v[bucket[pick]].board, start->n, &bd);
+        uint8_t moves[NINE_TAIL_MAX_MOVES];
+        int len = nine_tail_solve(p->tail, &bd, p->tail_forward, moves);
+        if (len >= 0 && g + len < best->cost) {
+            best->node = bucket[pick];
+            best->cost = g + len;
+            best->len = len;
+            memcpy(best->moves, moves, (size_t)len);
+        }
+    }
+    free(done);
+}
+
+nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib,
+                                   const nine_beam_params *p, int bound, nine_moves *out, budget *b)
+{
+    int width = p->width, per_node = p->per_node;
+    long expansions = 0;
+    tail_best tail = {-1, bound, 0, {0}};
     arena ar = {0};
     nine_greedy_status status = NINE_GREEDY_OK;
     int *buckets = malloc(sizeof(int) * (size_t)width * (size_t)(bound + 1));
@@ -159,10 +196,18 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     }
     buckets[0] = at;
     fill[0] = 1;
-    int cut_at = -1; /* the bucket being worked on when time ran out */
-    for (int g = 0; g < bound && best < 0 && cut_at < 0; g++) {
-        for (int t = 0; t < fill[g] && cut_at < 0; t++) {
+    int cut_at = -1; /* the bucket being worked on when the work ran out */
+    for (int g = 0; g < bound && cut_at < 0; g++) {
+        if (p->tail && fill[g] > 0) {
+            try_tails(&ar, buckets + (size_t)g * width, fill[g], g, p, start, &tail);
+            if (tail.cost < bound) bound = tail.cost; /* a step costs at least one move */
+        }
+        for (int t = 0; t < fill[g] && cut_at < 0 && g + 1 < bound; t++) {
             if (budget_expired(b)) {
+                status = NINE_GREEDY_TIME_OUT;
+                goto done;
+            }
+            if (++expansions > p->max_expansions) {
                 cut_at = g;
                 break;
             }
@@ -213,7 +258,13 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
         }
     }
     out->len = 0;
-    if (best >= 0 && !read_back(&ar, best, lib, start, out)) status = NINE_GREEDY_NO_MEMORY;
+    if (tail.node >= 0 && (best < 0 || tail.cost < ar.v[best].g)) {
+        if (!read_back(&ar, tail.node, lib, start, out)) status = NINE_GREEDY_NO_MEMORY;
+        for (int t = 0; t < tail.len && status == NINE_GREEDY_OK; t++)
+            if (!nine_moves_push(out, tail.moves[t])) status = NINE_GREEDY_NO_MEMORY;
+    } else if (best >= 0 && !read_back(&ar, best, lib, start, out)) {
+        status = NINE_GREEDY_NO_MEMORY;
+    }
     if (cut_at >= 0 && fill[cut_at] > 0 && status == NINE_GREEDY_OK)
         status =
             finish_greedily(&ar, buckets + (size_t)cut_at * width, fill[cut_at], lib, start, out);

@@ -115,13 +115,23 @@ static void offer(nine_step *best, int *found, int k, const nine_step *s)
     if (*found < k) (*found)++;
 }
 
+/* The hot loop: on x86-64 built twice, with the popcnt instruction where the CPU has it (about
+ * 4x faster). Elsewhere (arm64 images) and under ThreadSanitizer, whose runtime is not up yet
+ * when the ifunc resolver runs, one plain build. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__)
+#define NINE_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define NINE_POPCNT_CLONES
+#endif
+
 /* Group commutators on large boards. For every set-up, turn X and column a, the commutators
  * [Ca, X Cb X'] that would each remove a one ("good": their cell leaving A holds a one, their cell
  * leaving B a zero) combine into one [Ca, X S X'] over all good b, 2 |S| + 5 moves for |S| ones;
  * likewise over all good a for a fixed b. Bit sets over the other column make this cheap. */
-static void offer_groups(const nine_board *bd, const nine_library *lib,
-                         uint64_t rot_a[4][NINE_MAX_N], uint64_t rot_b[4][NINE_MAX_N],
-                         nine_step *best, int *found, int k)
+NINE_POPCNT_CLONES static void offer_groups(const nine_board *bd, const nine_library *lib,
+                                            uint64_t rot_a[4][NINE_MAX_N],
+                                            uint64_t rot_b[4][NINE_MAX_N], nine_step *best,
+                                            int *found, int k)
 {
     int n = bd->n;
     /* good_a[q][x][a]: the b whose A cell holds a one after turn q; good_b: whose B cell holds a
@@ -167,15 +177,6 @@ static void offer_groups(const nine_board *bd, const nine_library *lib,
         }
 }
 
-/* The hot loop: on x86-64 built twice, with the popcnt instruction where the CPU has it (about
- * 4x faster). Elsewhere (arm64 images) and under ThreadSanitizer, whose runtime is not up yet
- * when the ifunc resolver runs, one plain build. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__)
-#define NINE_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define NINE_POPCNT_CLONES
-#endif
-
 NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_library *lib,
                                             nine_step *best, int k, uint64_t tail)
 {
@@ -219,10 +220,19 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
         }
         /* Even the best gain at the least cost cannot enter the list: skip the 16 set-ups. */
         if (most == 0 || (found == k && !before(most, least, &best[k - 1]))) continue;
-        for (int q = 0; q < 4; q++)
+        int fewest = m->transfers;
+        for (int q = 0; q < 4; q++) {
             loss[q] = lib->flat ? count_flat(flat_b[q], lib->masks[mi] + 2)
                                 : count_at(rot_b[q], n, src + m->transfers, m->transfers);
-        for (int qa = 0; qa < 4; qa++)
+            if (loss[q] < fewest) fewest = loss[q];
+        }
+        /* The same with the least loss; then per turn of A. */
+        if (most - fewest <= 0 || (found == k && !before(most - fewest, least, &best[k - 1])))
+            continue;
+        for (int qa = 0; qa < 4; qa++) {
+            if (gain[qa] - fewest <= 0 ||
+                (found == k && !before(gain[qa] - fewest, least, &best[k - 1])))
+                continue;
             for (int qb = 0; qb < 4; qb++) {
                 int red = gain[qa] - loss[qb];
                 if (red <= 0) continue;
@@ -238,8 +248,10 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
                 nine_step s = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
                 offer(best, &found, k, &s);
             }
+        }
     }
-    if (lib->comm) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
+    /* Enumerated libraries hold the groups that pay (bigger ones measured no gain on 9 x 9). */
+    if (lib->comm && !lib->has_groups) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
     return found;
 }
 

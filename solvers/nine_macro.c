@@ -368,6 +368,7 @@ bool nine_library_build(nine_library *lib, int n)
         if (ok) ok = enumerate(bd, n);
         if (ok) ok = add_groups(bd, n);
         lib->group_min = GROUP_MAX + 1; /* smaller groups are in the library already */
+        lib->has_groups = true;
     } else {
         for (int x = 0; x < 4 && ok; x++)
             for (int c = 0; c < n && ok; c++) {

@@ -39,8 +39,9 @@ typedef struct nine_library {
      * -1 when a == b.
      * Commutators sharing a or b combine into one group commutator (see nine_greedy.c). */
     int16_t *comm;
-    int group_min; /* the least group worth building on the fly */
-    int max_lead;  /* the most leading swaps of any macro */
+    int group_min;   /* the least group worth building on the fly */
+    bool has_groups; /* enumerated: the groups that pay (up to GROUP_MAX cells) are macros */
+    int max_lead;    /* the most leading swaps of any macro */
 } nine_library;
 
 /* Builds the library for n (2 <= n <= 64): every column swap, and either (small n) every short

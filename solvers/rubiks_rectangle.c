@@ -62,7 +62,7 @@ typedef struct move_list {
 static void push(move_list *l, rubiks_rectangle_move mv)
 {
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 1024;
+        size_t cap = l->cap ? 2 * l->cap : 16; /* small: a text body may hold 10^5 tiny boards */
         rubiks_rectangle_move *m = realloc(l->m, cap * sizeof *m);
         if (!m) {
             l->out_of_memory = true;

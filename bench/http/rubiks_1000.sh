@@ -7,7 +7,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 binary=${1:-$here/../../build/puzzled}
 flips=${2:-40000}
 runs=${3:-5}
-port=${PUZZLED_PORT_BENCH:-18082}
 work=$(mktemp -d)
 pid=""
 cleanup() {
@@ -32,11 +31,13 @@ for _ in range(flips):
 sys.stdout.write('{"board":[' + ','.join('[' + ','.join(map(str, row)) + ']' for row in b) + ']}')
 PY
 
-"$binary" --port "$port" --bind 127.0.0.1 >/dev/null &
+"$binary" --port 0 --bind 127.0.0.1 >"$work/puzzled.log" &
 pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break
-    sleep 0.2
+port=""
+for _ in $(seq 100); do
+    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" 2>/dev/null | head -1)
+    [ -n "$port" ] && curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break
+    sleep 0.1
 done
 echo "body: $(wc -c <"$work/body.json") bytes, $flips random flips"
 for i in $(seq "$runs"); do

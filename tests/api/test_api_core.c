@@ -182,6 +182,8 @@ START_TEST(scanner_reads_tokens_and_names_lines)
     ck_assert_int_eq(err.code, API_MALFORMED_TEXT);
     ck_assert_ptr_nonnull(strstr(err.message, "line 4"));
     ck_assert(!scan_int(&s, 0, 100, "y", &v, &err)); /* overflow is refused, not wrapped */
+    ck_assert_int_eq(err.code, API_INVALID_BOARD);   /* a range error, like 101 would be */
+    ck_assert_ptr_nonnull(strstr(err.message, "line 4"));
     ck_assert(scan_end(&s, &err));
 
     scan_init(&s, "1 2", 3);

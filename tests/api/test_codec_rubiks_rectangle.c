@@ -373,12 +373,17 @@ static const error_case error_cases[] = {
      "/board/2/3", "second"},
     {API_FORMAT_JSON, "{\"board\":[[1,2,3],[4,5,6],[7,8,13]]}", API_INVALID_BOARD, "/board/2/2",
      "outside"},
-    {API_FORMAT_JSON, "{\"board\":[[0,1]]}", API_INVALID_BOARD, "/board/0/0", NULL},
-    {API_FORMAT_JSON, "{\"board\":[[-3,1]]}", API_INVALID_BOARD, "/board/0/0", NULL},
+    /* below the schema's minimum of 1: a range error of the schema, 400 */
+    {API_FORMAT_JSON, "{\"board\":[[0,1]]}", API_INVALID_REQUEST, "/board/0/0", NULL},
+    {API_FORMAT_JSON, "{\"board\":[[-3,1]]}", API_INVALID_REQUEST, "/board/0/0", NULL},
+    /* integral numbers in any notation are integers */
+    {API_FORMAT_JSON, "{\"board\":[[1,2.5]]}", API_INVALID_REQUEST, "/board/0/1", NULL},
     {API_FORMAT_JSON, "{\"board\":[[1,99999999999999]]}", API_INVALID_BOARD, "/board/0/1", NULL},
     {API_FORMAT_TEXT, "", API_MALFORMED_TEXT, NULL, "line 1"},
     {API_FORMAT_TEXT, "x", API_MALFORMED_TEXT, NULL, "line 1"},
-    {API_FORMAT_TEXT, "0\n", API_MALFORMED_TEXT, NULL, NULL},
+    {API_FORMAT_TEXT, "0\n", API_INVALID_BOARD, NULL, NULL}, /* T out of range: 422 */
+    {API_FORMAT_TEXT, "100001\n", API_INVALID_BOARD, NULL, "100000"},
+    {API_FORMAT_TEXT, "1\n\n99999999999999999999 1\n", API_INVALID_BOARD, NULL, "line 3"},
     {API_FORMAT_TEXT, "1\n\n2 2\n1 2\n3", API_MALFORMED_TEXT, NULL, "instance 1"},
     {API_FORMAT_TEXT, "1\n\n2 2\n1 2\n3 x\n", API_MALFORMED_TEXT, NULL, "line 5"},
     {API_FORMAT_TEXT, "1\n\n1 1\n1\n2\n", API_MALFORMED_TEXT, NULL, "line 5"},

@@ -1,14 +1,18 @@
 #include "harness.h"
 
 #include <curl/curl.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -169,6 +173,60 @@ bool harness_start(harness_server *s, const char *const *extra_args)
     }
     harness_kill(s);
     return start_failed(s);
+}
+
+/* Connects to 127.0.0.1:port: true when something listens there. */
+static bool port_open(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return false;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+int harness_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+bool harness_start_program(harness_server *s, const char *const *argv, int port)
+{
+    pthread_once(&once, init_once);
+    memset(s, 0, sizeof *s);
+    s->log_fd = temp_fd();
+    s->stderr_fd = temp_fd();
+    if (s->log_fd < 0 || s->stderr_fd < 0) return false;
+    s->port = port;
+    s->pid = spawn(argv, s->log_fd, s->stderr_fd);
+    if (s->pid < 0) return false;
+    remember(s->pid, true);
+    for (int waited = 0; waited < START_TIMEOUT_MS; waited += 10) {
+        if (port_open(port)) return true;
+        if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
+            remember(s->pid, false);
+            s->pid = 0;
+            break;
+        }
+        sleep_ms(10);
+    }
+    harness_kill(s);
+    char *err = harness_stderr(s);
+    fprintf(stderr, "harness: %s did not listen on %d: %s\n", argv[0], port, err);
+    free(err);
+    return false;
 }
 
 static int wait_exit(pid_t pid, long timeout_ms)

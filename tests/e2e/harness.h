@@ -64,6 +64,15 @@ char *harness_stderr(const harness_server *s);
  * containing needle; returns that line (malloc'd), or NULL. */
 char *harness_wait_log_line(const harness_server *s, const char *needle);
 
+/* Starts another program (argv[0] a path; e.g. a proxy in front of servers) the same way: its
+ * output in s's log files, killed with the test. It must listen on 127.0.0.1:port; returns once
+ * a TCP connection there succeeds (false when it exits or does not listen within 30 s). Then
+ * harness_request, harness_log, harness_stop and harness_kill work on it as on a server. */
+bool harness_start_program(harness_server *s, const char *const *argv, int port);
+/* A TCP port on 127.0.0.1 that was free a moment ago (0 on error), for a program that cannot
+ * listen on port 0 and report it. */
+int harness_free_port(void);
+
 /* SIGTERM, then waits: the exit status (0..255), 128 + signal when killed, -1 on error. */
 int harness_stop(harness_server *s);
 /* SIGKILL and reap, for teardown; harmless when already stopped. */

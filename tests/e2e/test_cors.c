@@ -130,7 +130,8 @@ START_TEST(preflight_on_no_route_is_404)
 {
     harness_server s;
     START(s, NULL);
-    const char *paths[] = {"/nope", "/healthz/", "/solve", "/index.html", "/web/app.js"};
+    const char *paths[] = {"/nope",       "/healthz/",   "/solve",
+                           "/index.html", "/web/app.js", "/solve/nine/extra"};
     const char *post[] = {"Origin: https://app.example", "Access-Control-Request-Method: POST",
                           NULL};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {

@@ -5,13 +5,15 @@
  * The simulator here is deliberately naive and shares no code or idea with the solver's
  * bitboards: a 2-D int array, moves done cell by cell, gravity by compaction, runs marked by
  * scanning every cell. The reference search tries every legal move (left into occupied cells and
- * equal swaps included) in the contest's order and prunes nothing. */
+ * equal swaps included) in the contest's order and prunes nothing. The lower bound's programme
+ * (mayan_bound.c) is checked against a brute force over target spreads and sets of lines. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mayan.h"
+#include "mayan_bound.h"
 #include "mayan_table.h"
 
 typedef struct tboard {
@@ -228,6 +230,10 @@ START_TEST(contest_sample)
     static const int want[][3] = {{2, 1, 1}, {3, 1, 1}, {3, 0, 1}};
     expect_moves(&r, 3, want);
     assert_replays(&b, &r, 3);
+    /* The bound cuts children on the way (and the last move's filter runs): the answer is
+     * still the reference's. */
+    ck_assert_uint_ge(r.bound_cuts, 1);
+    ck_assert_uint_ge(r.nodes, 2);
     check_against_reference(&b, 3);
     for (int n = 1; n <= 2; n++) check_against_reference(&b, n);
 }
@@ -476,6 +482,163 @@ START_TEST(time_limit)
 }
 END_TEST
 
+/* ---------- the lower bound (mayan_bound.h) ---------- */
+
+/* Brute force of the bound's definition: per-column counts m are valid when some multiset of
+ * horizontal segments (3+ columns) passes exactly m_x times through a column of 1 or 2, never
+ * through a column of 0, at most m_x times through the others. Every segment worth having
+ * passes a column of 1 or 2, so it is needed at most twice. */
+static int t_lines_fit(const int *m, int w, int *h, int a, int b)
+{
+    if (a + 2 >= w) {
+        for (int x = 0; x < w; x++)
+            if ((m[x] <= 2 && h[x] != m[x]) || h[x] > m[x]) return 0;
+        return 1;
+    }
+    int nb = b + 1 < w ? b + 1 : -1; /* the next segment: (a, b + 1) or (a + 1, a + 3) */
+    int na = nb < 0 ? a + 1 : a;
+    if (nb < 0) nb = na + 2;
+    for (int times = 0; times <= 2; times++) {
+        int ok = 1;
+        for (int x = a; x <= b; x++) h[x] += times, ok &= h[x] <= m[x];
+        if (ok && t_lines_fit(m, w, h, na, nb)) {
+            for (int x = a; x <= b; x++) h[x] -= times;
+            return 1;
+        }
+        for (int x = a; x <= b; x++) h[x] -= times;
+        if (!ok) break;
+    }
+    return 0;
+}
+
+/* Remembered per width for m_x <= 9 (index: m in base 10): 0 unknown, 1 invalid, 2 valid. */
+static unsigned char t_valid_memo[7][1000000];
+
+static int t_valid(const int *m, int w)
+{
+    int index = 0;
+    for (int x = 0; x < w; x++) index = index * 10 + m[x];
+    unsigned char *memo = &t_valid_memo[w][index];
+    if (!*memo) {
+        int h[16] = {0};
+        *memo = (unsigned char)(1 + t_lines_fit(m, w, h, 0, 2));
+    }
+    return *memo == 2;
+}
+
+/* Least earth mover's distance from n to a valid m of the same total: every m tried. */
+static int t_best;
+static void t_targets(const int *n, int w, int *m, int x, int left)
+{
+    if (x == w - 1) {
+        m[x] = left;
+        if (!t_valid(m, w)) return;
+        int carry = 0, cost = 0;
+        for (int i = 0; i < w; i++) carry += n[i] - m[i], cost += carry < 0 ? -carry : carry;
+        if (cost < t_best) t_best = cost;
+        return;
+    }
+    for (int v = 0; v <= left; v++) m[x] = v, t_targets(n, w, m, x + 1, left - v);
+}
+
+static int t_displacement(const int *n, int w)
+{
+    int total = 0, m[16];
+    for (int x = 0; x < w; x++) total += n[x];
+    t_best = 1000;
+    t_targets(n, w, m, 0, total);
+    return t_best;
+}
+
+static mayan_counts pack_counts(const int *n, int w)
+{
+    mayan_counts c = 0;
+    for (int x = 0; x < w; x++) c |= (mayan_counts)n[x] << (4 * x);
+    return c;
+}
+
+START_TEST(bound_matches_brute_force)
+{
+    mayan_bound mb[1];
+    int checked_positive = 0;
+    for (int i = 0; i < 1500; i++) {
+        /* Widths up to 6 (the brute force grows as 3^segments); totals up to 9 (the memo's
+         * digits), up to 6 on width 6. */
+        int w = 1 + rnd(6), n[16] = {0}, total = 0;
+        for (int x = 0; x < w; x++) n[x] = rnd(4), total += n[x];
+        if (!total || total > (w == 6 ? 6 : 9)) continue;
+        int want = t_displacement(n, w);
+        mayan_counts c = pack_counts(n, w);
+        /* A fresh cache (its key is the counts alone, for one width), asked at rising and
+         * falling caps in turn. */
+        ck_assert(mayan_bound_init(mb, w, 10));
+        for (int cap = 0; cap <= 6; cap++) {
+            int expect = want <= cap ? want : cap + 1;
+            ck_assert_int_eq(mayan_displacement_uncached(c, w, cap), expect);
+            /* The cache answers every cap alike, whatever it saw before. */
+            ck_assert_int_eq(mayan_displacement(mb, c, cap), expect);
+            ck_assert_int_eq(mayan_displacement(mb, c, 6 - cap), want <= 6 - cap ? want : 7 - cap);
+        }
+        mayan_bound_free(mb);
+        checked_positive += want >= 1 && want <= 6;
+    }
+    ck_assert_int_ge(checked_positive, 200);
+    /* By hand: 1 . . 1 . . 1 needs 4 (the outer two move two columns each, to 2..4); two
+     * blocks never clear; three side by side, or stacked, need nothing. */
+    int spread[] = {1, 0, 0, 1, 0, 0, 1};
+    ck_assert_int_eq(mayan_displacement_uncached(pack_counts(spread, 7), 7, 10), 4);
+    int two[] = {1, 1};
+    ck_assert_int_eq(mayan_displacement_uncached(pack_counts(two, 2), 2, 10), 11);
+    int row[] = {1, 1, 1}, stack[] = {0, 3, 0};
+    ck_assert_int_eq(mayan_displacement_uncached(pack_counts(row, 3), 3, 0), 0);
+    ck_assert_int_eq(mayan_displacement_uncached(pack_counts(stack, 3), 3, 0), 0);
+}
+END_TEST
+
+/* Every colour has three blocks (the dead-colour rule says nothing), but 1 . . 1 . . 1 on the
+ * floor needs four moves to bring the 1s side by side: three moves are refused at once, and
+ * the unpruned search agrees. With four moves the answer matches the reference too. */
+START_TEST(bound_refuses_spread_colour)
+{
+    static const int cols[] = {1, 0, 2, 0, 2, 0, 1, 0, 2, 0, 0, 1, 0};
+    tboard b = make(7, 3, cols);
+    mayan_result r;
+    ck_assert_int_eq(solve(&b, 3, &r), MAYAN_NO_SOLUTION);
+    ck_assert_uint_eq(r.nodes, 0);
+    ck_assert_uint_ge(r.bound_cuts, 1);
+    for (int n = 1; n <= 3; n++) check_against_reference(&b, n);
+}
+END_TEST
+
+/* The bound deep in the search: boards of 3 to 4 blocks per colour scattered over wide rows, so
+ * that most colours start far from any line. Verdicts and answers equal the reference's. */
+START_TEST(bound_on_scattered_boards)
+{
+    int solvable = 0, cut = 0;
+    for (int i = 0; i < 400; i++) {
+        int w = 5 + rnd(3), h = 3, k = 2 + rnd(2); /* at most 12 blocks in >= 15 cells */
+        tboard t;
+        memset(&t, 0, sizeof t);
+        t.w = w;
+        t.h = h;
+        for (int v = 1; v <= k; v++)
+            for (int j = 0, c = 3 + rnd(2); j < c;) {
+                int x = rnd(w), y = 0;
+                while (y < h && t.g[x][y]) y++;
+                if (y < h) t.g[x][y] = v, j++;
+            }
+        int n = 1 + rnd(3);
+        solvable += check_against_reference(&t, n);
+        mayan_result r;
+        solve(&t, n, &r);
+        cut += r.bound_cuts > 0;
+    }
+    printf("scattered: %d of 400 solvable, bound cut in %d\n", solvable, cut);
+    ck_assert_int_ge(solvable, 20);
+    ck_assert_int_ge(cut, 200);
+}
+END_TEST
+
 /* ---------- the failure table ---------- */
 
 START_TEST(table_keeps_depths_apart)
@@ -674,6 +837,12 @@ int main(void)
     tcase_add_test(table, table_memory_is_bounded);
     tcase_add_test(table, table_cap_never_changes_the_answer);
     suite_add_tcase(s, table);
+    TCase *bound = tcase_create("bound");
+    tcase_set_timeout(bound, 600);
+    tcase_add_test(bound, bound_matches_brute_force);
+    tcase_add_test(bound, bound_refuses_spread_colour);
+    tcase_add_test(bound, bound_on_scattered_boards);
+    suite_add_tcase(s, bound);
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 600);
     tcase_add_test(random, random_small_boards);

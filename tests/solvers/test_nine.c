@@ -2,10 +2,13 @@
  * formulas) and its own breadth-first search: every 3 x 3 answer is a shortest one, every answer
  * replays to the goal, unsolvable states are refused with a real failing orbit. */
 #include <check.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nine.h"
+#include "nine_tail.h"
 
 enum { MAXN = 64 };
 
@@ -82,7 +85,7 @@ static void to_board(const grid *g, nine_board *bd)
 }
 
 /* Solves, replays by name in the simulator, returns the move count (-1 when not NINE_OK). */
-static long solve_and_replay(const grid *g, long max_moves, long improve_ms, bool *optimal)
+static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *optimal)
 {
     nine_board bd;
     to_board(g, &bd);
@@ -91,7 +94,7 @@ static long solve_and_replay(const grid *g, long max_moves, long improve_ms, boo
     nine_solution s;
     nine_options opt;
     nine_options_default(&opt);
-    opt.improve_ms = improve_ms;
+    opt.improve = improve;
     nine_status st = nine_solve_ex(&bd, max_moves, &opt, &b, &s);
     ck_assert_int_eq(st, s.status);
     if (optimal) *optimal = s.optimal;
@@ -171,7 +174,7 @@ START_TEST(every_3x3_state_gets_a_shortest_answer)
         grid g;
         decode3(s, &g);
         bool optimal = false;
-        long count = solve_and_replay(&g, -1, 0, &optimal);
+        long count = solve_and_replay(&g, -1, false, &optimal);
         if (sim_solvable(&g)) {
             ck_assert_int_ge(dist3[s], 0);
             ck_assert_int_eq(count, dist3[s]);
@@ -230,7 +233,7 @@ START_TEST(random_9x9_states_within_999_moves)
     for (int k = 0; k < 1000; k++) {
         grid g;
         random_solvable(&g, 9);
-        long count = solve_and_replay(&g, -1, 0, NULL);
+        long count = solve_and_replay(&g, -1, false, NULL);
         ck_assert_int_ge(count, 0);
         ck_assert_int_le(count, 999);
         if (count > worst) worst = count;
@@ -246,8 +249,8 @@ START_TEST(random_9x9_states_with_the_default_improvement)
     for (int k = 0; k < 5; k++) {
         grid g;
         random_solvable(&g, 9);
-        long plain = solve_and_replay(&g, -1, 0, NULL);
-        long improved = solve_and_replay(&g, -1, 40, NULL);
+        long plain = solve_and_replay(&g, -1, false, NULL);
+        long improved = solve_and_replay(&g, -1, true, NULL);
         ck_assert_int_ge(improved, 0);
         ck_assert_int_le(improved, plain);
     }
@@ -261,8 +264,8 @@ START_TEST(the_beam_search_replays_on_other_sizes)
         for (int rep = 0; rep < 3; rep++) {
             grid g;
             random_solvable(&g, sizes[k]);
-            long plain = solve_and_replay(&g, -1, 0, NULL);
-            long improved = solve_and_replay(&g, -1, 100, NULL);
+            long plain = solve_and_replay(&g, -1, false, NULL);
+            long improved = solve_and_replay(&g, -1, true, NULL);
             ck_assert_int_ge(improved, 0);
             ck_assert_int_le(improved, plain);
         }
@@ -275,7 +278,7 @@ START_TEST(the_most_ones_in_a_9x9)
     memset(&g, 0, sizeof g);
     g.n = 9;
     memset(g.a, 1, sizeof g.a); /* A all ones, B all zeros: a swap carries at most 9 ones */
-    long count = solve_and_replay(&g, -1, 0, NULL);
+    long count = solve_and_replay(&g, -1, false, NULL);
     ck_assert_int_ge(count, 9);
     ck_assert_int_le(count, 999);
 }
@@ -289,7 +292,7 @@ START_TEST(random_states_of_other_sizes)
             grid g;
             random_solvable(&g, sizes[k]);
             bool optimal = false;
-            long count = solve_and_replay(&g, -1, 0, &optimal);
+            long count = solve_and_replay(&g, -1, false, &optimal);
             ck_assert_int_ge(count, 0);
             if (sizes[k] <= 2) ck_assert(optimal);
             if (count == 0) ck_assert(sim_goal(&g));
@@ -324,7 +327,7 @@ START_TEST(every_2x2_state_gets_a_shortest_answer)
             g.b[c / 2][c % 2] = (s >> (4 + c)) & 1u;
         }
         bool optimal = false;
-        long count = solve_and_replay(&g, -1, 0, &optimal);
+        long count = solve_and_replay(&g, -1, false, &optimal);
         ck_assert(optimal);
         int d = 0;
         while (!shortest2(&g, d)) d++;
@@ -381,20 +384,20 @@ START_TEST(max_moves_is_respected)
         random_solvable(&g, 3);
         int d = dist3[encode3(&g)];
         bool optimal = false;
-        ck_assert_int_eq(solve_and_replay(&g, d, 0, &optimal), d);
+        ck_assert_int_eq(solve_and_replay(&g, d, false, &optimal), d);
         if (d > 0) {
-            ck_assert_int_eq(solve_and_replay(&g, d - 1, 0, &optimal), -1);
+            ck_assert_int_eq(solve_and_replay(&g, d - 1, false, &optimal), -1);
             ck_assert(optimal); /* for 3 x 3 the refusal is a proof */
         }
     }
     grid g;
     random_solvable(&g, 9);
-    long free_count = solve_and_replay(&g, -1, 0, NULL);
-    ck_assert_int_eq(solve_and_replay(&g, free_count, 0, NULL), free_count);
-    ck_assert_int_eq(solve_and_replay(&g, 0, 0, NULL), -1);
+    long free_count = solve_and_replay(&g, -1, false, NULL);
+    ck_assert_int_eq(solve_and_replay(&g, free_count, false, NULL), free_count);
+    ck_assert_int_eq(solve_and_replay(&g, 0, false, NULL), -1);
     memset(g.a, 0, sizeof g.a);
     memset(g.b, 1, sizeof g.b);
-    ck_assert_int_eq(solve_and_replay(&g, 0, 0, NULL), 0); /* already solved */
+    ck_assert_int_eq(solve_and_replay(&g, 0, false, NULL), 0); /* already solved */
 }
 END_TEST
 
@@ -413,6 +416,139 @@ START_TEST(an_expired_budget_stops_the_construction)
 }
 END_TEST
 
+/* The test's own shortest distance by iterative deepening over every move sequence. */
+static bool within(const grid *g, int depth)
+{
+    if (sim_goal(g)) return true;
+    if (depth == 0) return false;
+    for (int m = 0; m < 4 + g->n; m++) {
+        static const char *const rot[4] = {"AL", "AR", "BL", "BR"};
+        char name[16];
+        if (m < 4)
+            strcpy(name, rot[m]);
+        else
+            snprintf(name, sizeof name, "C%d", m - 3);
+        grid w = *g;
+        sim_move(&w, name);
+        if (within(&w, depth - 1)) return true;
+    }
+    return false;
+}
+
+START_TEST(the_exact_tail_finds_shortest_finishes)
+{
+    static const struct {
+        int n, depth;
+    } cases[] = {{4, 4}, {6, 3}, {9, 3}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int n = cases[c].n;
+        const nine_tail *t = nine_tail_get(n);
+        ck_assert_ptr_nonnull(t);
+        ck_assert_int_ge(nine_tail_radius(t), 6);
+        for (int rep = 0; rep < 12; rep++) {
+            /* A scramble of the goal by up to `depth` random moves, then finished with no
+             * forward search (the ball alone) and with a forward depth of 2. */
+            grid g;
+            memset(&g, 0, sizeof g);
+            g.n = n;
+            memset(g.b, 1, sizeof g.b);
+            int len = (int)(rnd() % (uint64_t)(cases[c].depth + 1));
+            for (int k = 0; k < len; k++) {
+                int m = (int)(rnd() % (uint64_t)(4 + n));
+                char name[4];
+                nine_move_name(m, name);
+                sim_move(&g, name);
+            }
+            int d = 0;
+            while (!within(&g, d)) d++;
+            for (int fwd = 0; fwd <= 2; fwd += 2) {
+                nine_board bd;
+                to_board(&g, &bd);
+                uint8_t moves[NINE_TAIL_MAX_MOVES];
+                int got = nine_tail_solve(t, &bd, fwd, moves);
+                ck_assert_int_eq(got, d);
+                grid w = g;
+                for (int k = 0; k < got; k++) {
+                    char name[4];
+                    nine_move_name(moves[k], name);
+                    sim_move(&w, name);
+                }
+                ck_assert(sim_goal(&w));
+            }
+        }
+    }
+}
+END_TEST
+
+/* The same board gets the same answer however busy the machine is: the searches are bounded by
+ * work, not time. A few boards are solved once alone, then by several threads at once (each its
+ * own copy of the list, in a different order), and every answer must match byte for byte. */
+enum { SAME_BOARDS = 6, SAME_THREADS = 4 };
+
+typedef struct same_job {
+    const grid *boards;
+    int shift;
+    uint8_t *moves[SAME_BOARDS];
+    size_t count[SAME_BOARDS];
+    nine_status status[SAME_BOARDS];
+} same_job;
+
+static void solve_default(const grid *g, nine_status *st, uint8_t **moves, size_t *count)
+{
+    nine_board bd;
+    to_board(g, &bd);
+    budget b;
+    budget_init_ms(&b, 600000, NULL); /* a real deadline, far enough never to be reached */
+    nine_solution s;
+    *st = nine_solve(&bd, -1, &b, &s);
+    *count = s.move_count;
+    *moves = s.moves; /* handed over, freed by the test */
+}
+
+static void *same_worker(void *arg)
+{
+    same_job *job = arg;
+    for (int k = 0; k < SAME_BOARDS; k++) {
+        int at = (k + job->shift) % SAME_BOARDS;
+        solve_default(&job->boards[at], &job->status[at], &job->moves[at], &job->count[at]);
+    }
+    return NULL;
+}
+
+START_TEST(the_same_board_gets_the_same_answer_under_load)
+{
+    static const int sizes[SAME_BOARDS] = {9, 9, 9, 5, 7, 12};
+    static grid boards[SAME_BOARDS];
+    for (int k = 0; k < SAME_BOARDS; k++) random_solvable(&boards[k], sizes[k]);
+    same_job alone = {boards, 0, {0}, {0}, {0}};
+    same_worker(&alone);
+    same_job jobs[SAME_THREADS];
+    pthread_t threads[SAME_THREADS];
+    for (int t = 0; t < SAME_THREADS; t++) {
+        jobs[t] = (same_job){boards, t + 1, {0}, {0}, {0}};
+        ck_assert_int_eq(pthread_create(&threads[t], NULL, same_worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < SAME_THREADS; t++) ck_assert_int_eq(pthread_join(threads[t], NULL), 0);
+    for (int k = 0; k < SAME_BOARDS; k++) {
+        ck_assert_int_eq(alone.status[k], NINE_OK);
+        grid w = boards[k];
+        for (size_t t = 0; t < alone.count[k]; t++) {
+            char name[4];
+            nine_move_name(alone.moves[k][t], name);
+            sim_move(&w, name);
+        }
+        ck_assert(sim_goal(&w));
+        for (int t = 0; t < SAME_THREADS; t++) {
+            ck_assert_int_eq(jobs[t].status[k], NINE_OK);
+            ck_assert_uint_eq(jobs[t].count[k], alone.count[k]);
+            ck_assert(memcmp(jobs[t].moves[k], alone.moves[k], alone.count[k]) == 0);
+            free(jobs[t].moves[k]);
+        }
+        free(alone.moves[k]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("nine");
@@ -428,6 +564,8 @@ int main(void)
     tcase_add_test(tc, unsolvable_states_name_a_failing_orbit);
     tcase_add_test(tc, max_moves_is_respected);
     tcase_add_test(tc, an_expired_budget_stops_the_construction);
+    tcase_add_test(tc, the_same_board_gets_the_same_answer_under_load);
+    tcase_add_test(tc, the_exact_tail_finds_shortest_finishes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,65 @@
+#include "utf8.h"
+
+size_t utf8_sequence_len(const unsigned char *s, size_t avail)
+{
+    if (avail == 0) return 0;
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t n;
+    unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte (RFC 3629) */
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F; /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else
+        return 0;
+    if (avail < n) return 0;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+    return n;
+}
+
+size_t utf8_prefix_len(const char *s, size_t len, size_t max)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        size_t seq = utf8_sequence_len(u + i, len - i);
+        size_t step = seq ? seq : 1; /* an invalid byte stands alone */
+        if (i + step > max) break;
+        i += step;
+    }
+    return i;
+}
+
+size_t utf8_sanitize(char *dst, size_t cap, const char *src, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (cap == 0) return 0;
+    const unsigned char *s = (const unsigned char *)src;
+    size_t out = 0;
+    for (size_t i = 0; i < len;) {
+        size_t seq = utf8_sequence_len(s + i, len - i);
+        if (seq > 0) {
+            if (out + seq >= cap) break;
+            for (size_t k = 0; k < seq; k++) dst[out++] = (char)s[i + k];
+            i += seq;
+        } else {
+            if (out + 4 >= cap) break;
+            dst[out++] = '\\';
+            dst[out++] = 'x';
+            dst[out++] = hex[s[i] >> 4];
+            dst[out++] = hex[s[i] & 15];
+            i++;
+        }
+    }
+    dst[out] = '\0';
+    return out;
+}

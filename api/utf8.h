@@ -1,0 +1,20 @@
+/* Quoting untrusted bytes in messages: request bytes (a text token, a URL, a JSON key) end up in
+ * JSON error bodies and log lines, which must be valid UTF-8. */
+#ifndef PUZZLED_UTF8_H
+#define PUZZLED_UTF8_H
+
+#include <stddef.h>
+
+/* The length of a valid UTF-8 sequence starting at s (at most `avail` bytes), or 0 when the
+ * bytes there are not one (a stray continuation byte, an overlong form, a surrogate, a cut). */
+size_t utf8_sequence_len(const unsigned char *s, size_t avail);
+
+/* The longest prefix of s[0..len) of at most max bytes that does not end inside a character. */
+size_t utf8_prefix_len(const char *s, size_t len, size_t max);
+
+/* Copies src into dst (cap bytes, NUL-terminated): valid UTF-8 is kept, every other byte
+ * becomes the four characters "\xHH", and a character that does not fit whole is left out
+ * rather than cut. Returns the length written. */
+size_t utf8_sanitize(char *dst, size_t cap, const char *src, size_t len);
+
+#endif

@@ -1,0 +1,54 @@
+/* A lower bound on the moves a Mayan board needs, from where each colour's blocks stand.
+ *
+ * Every block vanishes in a line of three or more of its colour: a vertical line takes three or
+ * more blocks of one column, a horizontal line exactly one block from each of three or more
+ * neighbouring columns. So if column x ends up holding 1 or 2 blocks of colour c (counting each
+ * block in the column where it vanishes), each of them lies in a horizontal line through x; a
+ * column holding 0 lies in none, and one holding 3 or more in at most as many lines as blocks.
+ * Call such per-column counts m "valid" for the lines they allow.
+ *
+ * A block changes column only when it is dragged or swapped, one column per move, and a move
+ * moves at most one block of each colour and at most two blocks (an equal swap moves none that
+ * matter: identical blocks may trade names). Blocks that fall or vanish keep their column. So
+ * colour c needs at least D(c) moves, D(c) = the least total displacement (the earth mover's
+ * distance along the row of columns) from its counts now to any valid m; and all colours
+ * together need at least sum D(c) / 2. A colour of 1 or 2 blocks has no valid m at all.
+ *
+ * D is computed by a small dynamic programme over the columns and cached per request. */
+#ifndef PUZZLED_MAYAN_BOUND_H
+#define PUZZLED_MAYAN_BOUND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Per-column counts of one colour: column x in bits 4x..4x+3 (counts up to 15; a still column
+ * holds at most 11 blocks of one colour). */
+typedef uint64_t mayan_counts;
+
+typedef struct mayan_bound_entry {
+    mayan_counts key;
+    unsigned char known; /* 0: empty slot */
+    unsigned char bound; /* D >= bound; exact when bound <= cap_used */
+    unsigned char cap_used;
+} mayan_bound_entry;
+
+/* A cache of D per request, direct-mapped: a lost entry is only computed again. */
+typedef struct mayan_bound {
+    int width;
+    int index_shift; /* 64 - log2(entries) */
+    mayan_bound_entry *cache;
+    uint64_t step[45][5]; /* the programme's table (mayan_bound.c) */
+} mayan_bound;
+
+/* entries_log2: 10..20; deep searches meet tens of thousands of spreads, shallow ones few.
+ * false when out of memory. */
+bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2);
+void mayan_bound_free(mayan_bound *mb);
+
+/* D for these counts if it is at most cap, else cap + 1. Depends only on (counts, width, cap). */
+int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap);
+
+/* The same without a cache (tests compare the two). */
+int mayan_displacement_uncached(mayan_counts counts, int width, int cap);
+
+#endif

@@ -50,8 +50,13 @@
 /* Blocks of two pairs beat blocks of three only when a run serves few column pairs (the row
  * flips weigh more): plan that cut too below this many column pairs. */
 #define CUT_TWO_MAX_COLS 40
-/* Boards with at most this many 4-cell orbits try every mirror image of every run. */
+/* Boards with this many 4-cell orbits try the mirror images and pair orders of the runs: below,
+ * they gain a few flips for several times the time (a text body may hold 10^5 small boards);
+ * above, the time grows past that of a 1000 x 1000 board. */
+#define MIRRORS_MIN_ORBITS 400
 #define MIRRORS_MAX_ORBITS 4000
+/* How many of the best runs of a block have their mirror images tried. */
+#define TOP_RUNS 3
 
 typedef struct move_list {
     rubiks_rectangle_move *m;
@@ -452,6 +457,32 @@ static void backward_step(const core *c, int blk, int q, unsigned g_total, const
     }
 }
 
+/* The plan's cost with block `trial` laid as given, the other blocks held (f: forward values
+ * before the block, bn: backward values after it, raw: the block's targets per column pair,
+ * total and net). Stops early, at a value >= limit, once it reaches limit (limit < 0: none). */
+static long trial_cost(const core *c, const block *trial, const unsigned *f, const unsigned *bn,
+                       const uint8_t *raw, long limit)
+{
+    const rubiks_rectangle_seq *s = trial->seq;
+    long cost = s->row_cost;
+    for (int q = 0; q < c->cols && (limit < 0 || cost < limit); q++) {
+        unsigned m = COST_INF;
+        for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
+            for (unsigned a = 0; a < 4; a++) {
+                if (f[at + a] >= COST_INF) continue;
+                const uint8_t *sc = s->cost[arranged_key(c, trial, raw + RR_PAIRS_MAX * (at + a))];
+                for (unsigned n = 0; n < 4; n++) {
+                    unsigned cn = sc[table_net(trial, n)];
+                    if (cn == RR_COST_NONE) continue;
+                    unsigned v = f[at + a] + cn + bn[at + (a ^ n)];
+                    if (v < m) m = v;
+                }
+            }
+        cost += m;
+    }
+    return cost;
+}
+
 /* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
  * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
  * backward DP values of every column pair and total, laid out [block][q][total][net] so that
@@ -503,13 +534,19 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
                     block_targets(c, blk, q, a, totals[k],
                                   raw + RR_PAIRS_MAX * (8 * (size_t)q + 4 * (size_t)k + a));
         }
-        long best = -1;
-        block pick = *bl, trial = *bl;
+        /* First every run in every fitting order, as it is; then the mirror images of the
+         * TOP_RUNS best of those only (images cost as much as runs to try, and the best image
+         * of a good run is what usually wins). */
+        block top[TOP_RUNS];
+        long top_cost[TOP_RUNS];
+        int tops = 0;
+        block trial = *bl;
         for (int i = 0; i < pool->count; i++) {
             const rubiks_rectangle_seq *s = &pool->seq[i];
             /* The empty sequence serves a block of any size. */
             if (s->pairs != size && s->len > 0) continue;
             trial.seq = s;
+            trial.tb = trial.lr = 0;
             /* Large boards keep the block's own order (odd pairs first): fewer tries. */
             for (int pm = 0; pm < (c->mirrors ? perm_count[size] : 1); pm++) {
                 bool fits = true;
@@ -519,35 +556,38 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
                         fits = false;
                 }
                 if (!fits) continue;
-                int images = s->len > 0 && c->mirrors ? 2 << size : 1;
-                for (int image = 0; image < images; image++) {
-                    if (budget_expired(b)) return false;
-                    trial.tb = (uint8_t)(image >> 1);
-                    trial.lr = (uint8_t)(image & 1);
-                    long cost = s->row_cost;
-                    for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
-                        unsigned m = COST_INF;
-                        for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
-                            for (unsigned a = 0; a < 4; a++) {
-                                if (f[at + a] >= COST_INF) continue;
-                                const uint8_t *sc =
-                                    s->cost[arranged_key(c, &trial, raw + RR_PAIRS_MAX * (at + a))];
-                                for (unsigned n = 0; n < 4; n++) {
-                                    unsigned cn = sc[table_net(&trial, n)];
-                                    if (cn == RR_COST_NONE) continue;
-                                    unsigned v = f[at + a] + cn + bn[at + (a ^ n)];
-                                    if (v < m) m = v;
-                                }
-                            }
-                        cost += m;
+                if (budget_expired(b)) return false;
+                long limit = tops == TOP_RUNS ? top_cost[TOP_RUNS - 1] : -1;
+                long cost = trial_cost(c, &trial, f, bn, raw, limit);
+                if (limit < 0 || cost < limit) {
+                    int at = tops < TOP_RUNS ? tops++ : TOP_RUNS - 1;
+                    for (; at > 0 && top_cost[at - 1] > cost; at--) {
+                        top[at] = top[at - 1];
+                        top_cost[at] = top_cost[at - 1];
                     }
-                    if (best < 0 || cost < best) {
-                        best = cost;
-                        pick = trial;
-                    }
-                    if (s->len == 0) break;
+                    top[at] = trial;
+                    top_cost[at] = cost;
                 }
                 if (s->len == 0) break;
+            }
+        }
+        block pick = tops ? top[0] : *bl;
+        long best = tops ? top_cost[0] : -1;
+        for (int t = 0; t < tops && c->mirrors; t++) {
+            trial = top[t];
+            if (trial.seq->len == 0) continue;
+            /* The single-pair runs are every run up to their length, so each is its own
+             * top/bottom image already: only left/right for them. */
+            int images = size == 1 ? 2 : 2 << size;
+            for (int image = 1; image < images; image++) {
+                if (budget_expired(b)) return false;
+                trial.tb = (uint8_t)(image >> 1);
+                trial.lr = (uint8_t)(image & 1);
+                long cost = trial_cost(c, &trial, f, bn, raw, best);
+                if (cost < best) {
+                    best = cost;
+                    pick = trial;
+                }
             }
         }
         *bl = pick;
@@ -712,7 +752,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     long best = -1;
     unsigned best_g0 = 0;
     int best_size = 3;
-    bool cut_two = both_cuts && Q < CUT_TWO_MAX_COLS;
+    /* Up to two pairs, both cuts are the same one block. */
+    bool cut_two = both_cuts && Q < CUT_TWO_MAX_COLS && c->rows >= 3;
     for (int size = 3; size >= (cut_two ? 2 : 3); size--)
         for (unsigned g0 = 0; g0 < 2; g0++) {
             cut_blocks(c, size);
@@ -884,7 +925,7 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
          * P > Q; boards of moderate size try both and keep the shorter. */
         bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
         bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
-        bool mirrors = (size_t)P * Q <= MIRRORS_MAX_ORBITS;
+        bool mirrors = (size_t)P * Q >= MIRRORS_MIN_ORBITS && (size_t)P * Q <= MIRRORS_MAX_ORBITS;
         if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, mirrors, b);
         if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
             tau_t = transpose_orbits(g, tau, P, Q);

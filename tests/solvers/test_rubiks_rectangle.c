@@ -506,11 +506,13 @@ START_TEST(every_shape_up_to_six_matches_rule)
 END_TEST
 
 /* Blocks of three row pairs on random solvable boards of every orientation and cut: P = 3..8
- * pairs against few or many column pairs, both cuts (3k, 3k + 1, 3k + 2 pairs). */
+ * pairs against few or many column pairs, both cuts (3k, 3k + 1, 3k + 2 pairs); from 400 orbits
+ * on (the last six), blocks also try every pair order and the mirror images of their runs. */
 START_TEST(three_pair_blocks_sort)
 {
     static const int shapes[][2] = {{6, 6},   {6, 40},  {40, 6},  {7, 31},  {8, 30},  {9, 60},
-                                    {12, 12}, {13, 80}, {80, 13}, {14, 50}, {16, 17}, {17, 16}};
+                                    {12, 12}, {13, 80}, {80, 13}, {14, 50}, {16, 17}, {17, 16},
+                                    {40, 42}, {42, 40}, {26, 64}, {64, 27}, {28, 61}, {61, 28}};
     int h = shapes[_i][0], w = shapes[_i][1];
     rng_state = 0x3BA1u + (uint64_t)_i;
     scrambled_round_trip(h, w, 20L * (h + w), 10);
@@ -697,7 +699,7 @@ int main(void)
     tcase_add_loop_test(tc, scrambles_sort, 0, 20);
     tcase_add_test(tc, answers_are_short);
     tcase_add_loop_test(tc, every_shape_up_to_six_matches_rule, 0, 36);
-    tcase_add_loop_test(tc, three_pair_blocks_sort, 0, 12);
+    tcase_add_loop_test(tc, three_pair_blocks_sort, 0, 18);
     tcase_add_loop_test(tc, run_tables_replay, 0, 4);
     tcase_add_test(tc, largest_board_sorts);
     tcase_add_test(tc, sorted_board_needs_no_moves);

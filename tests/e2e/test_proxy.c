@@ -367,7 +367,12 @@ START_TEST(replica_killed_mid_run)
     pthread_t th[CLIENTS];
     for (int c = 0; c < CLIENTS; c++) pthread_create(&th[c], NULL, client, &run);
     for (int c = 0; c < CLIENTS; c++) pthread_join(th[c], NULL);
+    /* The access log is batched: wait (up to 10 s) for replica 1's lines. */
     int after = count_ids(&t.replica[0], "kill-");
+    for (int waited = 0; after < KILL_TOTAL - KILL_AFTER && waited < 10000; waited += 10) {
+        nanosleep(&(struct timespec){0, 10 * 1000000L}, NULL);
+        after = count_ids(&t.replica[0], "kill-");
+    }
     printf("proxy: %d requests, replica 2 killed after %d answers: %d answered wrongly, "
            "%d without an answer; replica 1 logged %d, replica 2 %d before its death\n",
            run.done, run.killed_at, run.wrong, run.failed, after,

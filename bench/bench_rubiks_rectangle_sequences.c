@@ -1,10 +1,13 @@
 /* Offline search for the joint row sequences listed in solvers/rubiks_rectangle.c: runs of row
- * flips shared by two pairs of rows (events T, B of the first pair: 1, 2; of the second: 5, 6).
- * A sequence is scored by its mean column cost over uniformly random targets (the cheapest net
- * for each pair of targets); the best two of each parity class and length are printed.
+ * flips shared by two pairs of rows (events T, B of the first pair: 1, 2; of the second: 5, 6)
+ * or by three (the third pair: 9, a). A sequence is scored by its mean column cost over
+ * uniformly random targets (the cheapest net for each tuple of targets); the best two of each
+ * parity class and length are printed.
  *
  *   build/bench/bench_rubiks_rectangle_sequences 6 12        exhaustive, lengths 6..12 (~20 s)
  *   build/bench/bench_rubiks_rectangle_sequences 14 16 climb hill climbing, 400 restarts each
+ *   build/bench/bench_rubiks_rectangle_sequences 29 32 triple three pairs, hill climbing from
+ *       3 random starts per length and class (odd pairs first), about 10 ms per score
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,7 +26,8 @@ typedef struct best_list {
 
 static void offer(best_list *best, const uint8_t *rows, int len)
 {
-    rubiks_rectangle_seq_init(&group, rows, len, &seq);
+    rubiks_rectangle_seq_free(&seq);
+    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq);
     if (!seq.complete || seq.pairs != 2) return;
     int cls = seq.parity;
     for (int r = 0; r < 2; r++) {
@@ -41,9 +45,70 @@ static void offer(best_list *best, const uint8_t *rows, int len)
     }
 }
 
+/* Three pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose odd
+ * pairs come first; the solver maps a block's pairs onto them. */
+static void triple(int len, int restarts, int steps)
+{
+    static const uint8_t ev3[6] = {1, 2, 5, 6, 9, 10};
+    static const unsigned classes[4] = {0, 1, 3, 7};
+    srand(777u + (unsigned)len);
+    for (int k = 0; k < 4; k++) {
+        unsigned want = classes[k];
+        int odd = (want & 1) + ((want >> 1) & 1) + (want >> 2);
+        if ((odd & 1) != (len & 1)) continue; /* every event flips one pair's parity */
+        double best = 99;
+        char best_text[RR_SEQ_MAX + 1] = "";
+        for (int r = 0; r < restarts; r++) {
+            uint8_t cur[RR_SEQ_MAX];
+            unsigned par;
+            do {
+                par = 0;
+                for (int i = 0; i < len; i++) {
+                    do cur[i] = ev3[rand() % 6];
+                    while (i > 0 && cur[i] == cur[i - 1]);
+                    par ^= 1u << RR_ROW_PAIR(cur[i]);
+                }
+            } while (par != want);
+            rubiks_rectangle_seq_free(&seq);
+            rubiks_rectangle_seq_init(&group, cur, len, 3, &seq);
+            double m = seq.complete ? seq.mean_cost : 99;
+            for (int step = 0; step < steps; step++) {
+                uint8_t t[RR_SEQ_MAX];
+                memcpy(t, cur, sizeof t);
+                int a = rand() % len;
+                if (rand() % 2) {
+                    int z = rand() % len;
+                    uint8_t v = t[a];
+                    t[a] = t[z];
+                    t[z] = v;
+                } else {
+                    t[a] ^= 3;
+                }
+                bool ok = true;
+                for (int i = 1; i < len; i++)
+                    if (t[i] == t[i - 1]) ok = false;
+                if (!ok) continue;
+                rubiks_rectangle_seq_free(&seq);
+                rubiks_rectangle_seq_init(&group, t, len, 3, &seq);
+                double m2 = seq.complete && seq.pairs == 3 ? seq.mean_cost : 99;
+                if (m2 <= m) m = m2, memcpy(cur, t, sizeof t);
+            }
+            if (m < best) {
+                best = m;
+                for (int i = 0; i < len; i++) best_text[i] = "0123456789a"[cur[i]];
+                best_text[len] = '\0';
+            }
+        }
+        printf("length %2d, three pairs, odd mask %u: mean %.4f  \"%s\"\n", len, want, best,
+               best_text);
+        fflush(stdout);
+    }
+}
+
 static double score(const uint8_t *rows, int len)
 {
-    rubiks_rectangle_seq_init(&group, rows, len, &seq);
+    rubiks_rectangle_seq_free(&seq);
+    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq);
     return seq.complete && seq.pairs == 2 ? seq.mean_cost : 99;
 }
 
@@ -95,11 +160,17 @@ int main(int argc, char **argv)
 {
     int from = argc > 1 ? atoi(argv[1]) : 6, to = argc > 2 ? atoi(argv[2]) : 10;
     bool hill = argc > 3 && strcmp(argv[3], "climb") == 0;
+    bool three = argc > 3 && strcmp(argv[3], "triple") == 0;
     if (from < 1 || to > RR_SEQ_MAX || from > to) {
         fprintf(stderr, "lengths must lie in 1..%d\n", RR_SEQ_MAX);
         return 1;
     }
     rubiks_rectangle_group_init(&group);
+    if (three) {
+        for (int len = from; len <= to; len++) triple(len, 3, 500);
+        rubiks_rectangle_seq_free(&seq);
+        return 0;
+    }
     for (int len = from; len <= to; len++) {
         best_list best;
         for (int c = 0; c < 4; c++)
@@ -115,5 +186,6 @@ int main(int argc, char **argv)
                            best.mean[c][r], best.rows[c][r]);
         fflush(stdout);
     }
+    rubiks_rectangle_seq_free(&seq);
     return 0;
 }

@@ -147,8 +147,8 @@ say "run: stopped, exit code $(podman inspect --format '{{.State.ExitCode}}' "$s
 # ---- 4. SIGTERM during a long request ----
 port=$(free_port)
 podman run -d --name "$drainer" -p "127.0.0.1:$port:8080" \
-    -e PUZZLED_WORKERS=1 -e PUZZLED_TIME_LIMIT_MS=3000 "$image" >/dev/null
-say "drain: $drainer on 127.0.0.1:$port with one worker and a 3 s budget"
+    -e PUZZLED_WORKERS=1 -e PUZZLED_TIME_LIMIT_MS=30000 "$image" >/dev/null
+say "drain: $drainer on 127.0.0.1:$port with one worker and a 30 s budget"
 python3 docker/check.py drain "http://127.0.0.1:$port" "$drainer"
 podman logs "$drainer" 2>/dev/null | grep -E '"msg"|drain-' | sed 's/^/  /'
 

@@ -11,23 +11,26 @@
  * par(0,0) for every orbit.
  *
  * Construction ("shared row runs with column carry"). The row pairs are grouped into blocks of
- * two (the last alone when P is odd), solved one block at a time. A block gets one short run of
- * row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi, each column pair q
- * applies some c_i in V = {e, L, R, LR}, and one column flip then serves the orbits of both row
- * pairs at once. Column flips also act on every other block, but only through their net in V,
- * which commutes inside V: a solved orbit of column pair q just waits in state G_q A_q (G_q: the
- * column pair's total net, fixed in advance; A_q: the net so far), and one last set of column
- * flips A_q G_q puts them all home at the end. Orbit (p,q) then needs w n = A tau G A (tau: the
- * inverse of its state, n the block's net), and the table of the row sequence gives the cheapest
- * column choices for every (targets, net). For fixed row sequences the column pairs are
- * independent: a dynamic program over the blocks with the net A in V as state gives each column
- * pair its optimum. A round of coordinate descent then picks each block's row sequence from the
- * candidates (the empty one too, for blocks already home), holding the others fixed; forward and
- * backward DP values make each try cheap. Blocks run along the longer side of the board (the
+ * three (or of two: boards of moderate size plan both cuts), solved one block at a time. A block
+ * gets one run of row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi,
+ * each column pair q applies some c_i in V = {e, L, R, LR}, and one column flip then serves the
+ * orbits of every row pair of the block at once. Column flips also act on every other block, but
+ * only through their net in V, which commutes inside V: a solved orbit of column pair q just waits
+ * in state G_q A_q (G_q: the column pair's total net, fixed in advance; A_q: the net so far), and
+ * one last set of column flips A_q G_q puts them all home at the end. Orbit (p,q) then needs w n =
+ * A tau G A (tau: the inverse of its state, n the block's net), and the table of the row sequence
+ * gives the cheapest column choices for every (targets, net). For fixed row sequences the column
+ * pairs are independent: a dynamic program over the blocks with the net A in V as state gives each
+ * column pair its optimum. A round of coordinate descent then picks each block's row sequence from
+ * the candidates (the empty one too, for blocks already home), holding the others fixed; forward
+ * and backward DP values make each try cheap. A candidate is a run laid onto the block in any order
+ * of its pairs that fits their parities, and on boards of moderate size in any mirror image
+ * (top/bottom of each pair, left/right): the images' tables are the run's own with conjugated
+ * keys, so they cost no memory. Blocks run along the longer side of the board (the
  * transposed board when H > W), and boards of moderate size are planned both ways. Adjacent
  * flips of the same kind commute, so a last pass cancels equal pairs inside each run.
  *
- * Flips on random boards: about 1.05 per 4-cell orbit on large boards, 1.1 on 100 x 100 (a
+ * Flips on random boards: about 0.77 per 4-cell orbit on 1000 x 1000, 0.93 on 100 x 100 (a
  * per-orbit commutator method needs about 3.9). */
 #include "rubiks_rectangle.h"
 
@@ -44,6 +47,16 @@
 #define DESCENT_ROUNDS 1
 /* Boards with at most this many 4-cell orbits are planned in both orientations. */
 #define BOTH_ORIENTATIONS_MAX_ORBITS 40000
+/* Blocks of two pairs beat blocks of three only when a run serves few column pairs (the row
+ * flips weigh more): plan that cut too below this many column pairs. */
+#define CUT_TWO_MAX_COLS 40
+/* Boards with this many 4-cell orbits try the mirror images and pair orders of the runs: below,
+ * they gain a few flips for several times the time (a text body may hold 10^5 small boards);
+ * above, the time grows past that of a 1000 x 1000 board. */
+#define MIRRORS_MIN_ORBITS 400
+#define MIRRORS_MAX_ORBITS 4000
+/* How many of the best runs of a block have their mirror images tried. */
+#define TOP_RUNS 3
 
 typedef struct move_list {
     rubiks_rectangle_move *m;
@@ -116,26 +129,63 @@ static const char *const joint_sequences[] = {
     "156151216156162",
 };
 
+/* Runs shared by three pairs of rows (events of the third pair: 9, a), one list per number of odd
+ * pairs: the odd pairs come first, and a block maps its own pairs onto the run's to match (the
+ * pairs of a block are interchangeable, so one run serves every order). Found by hill climbing
+ * (`bench_rubiks_rectangle_sequences 29 32 triple`: mean column flips per block column
+ * 2.33-2.40). */
+static const char *const triple_sequences[] = {
+    /* no odd pair */
+    "25a6516291959a152161a2a965296a",
+    "25916152a5a952a2691921961a2a9259",
+    /* pair 0 odd */
+    "1a926a929515a19169a252192a961",
+    "5952161a2195161a291619561a19651",
+    /* pairs 0 and 1 odd */
+    "195a69159162a5a61269265629a259",
+    "a5a15a62a925a12a19a956a21656212a",
+    /* all three odd */
+    "6a15a592969a919659a19a612a562",
+    "2a2619592a6216192561a2562a61a29",
+};
+
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
 #define JOINT_CAP (sizeof joint_sequences / sizeof joint_sequences[0])
-#define POOL_CAP (SINGLE_CAP + JOINT_CAP)
+#define TRIPLE_CAP (sizeof triple_sequences / sizeof triple_sequences[0])
+#define POOL_CAP (SINGLE_CAP + JOINT_CAP + TRIPLE_CAP)
 
 typedef struct seq_pool {
     rubiks_rectangle_group group;
     rubiks_rectangle_seq seq[POOL_CAP];
     int count;
+    bool out_of_memory;
 } seq_pool;
 
 static seq_pool shared_pool;
 static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
 
+static void pool_add(seq_pool *pool, const uint8_t *rows, int len, int pairs)
+{
+    if (pool->count >= (int)POOL_CAP) return;
+    if (!rubiks_rectangle_seq_init(&pool->group, rows, len, pairs, &pool->seq[pool->count++]))
+        pool->out_of_memory = true;
+}
+
+static void pool_add_text(seq_pool *pool, const char *text)
+{
+    uint8_t rows[RR_SEQ_MAX];
+    int len = 0;
+    for (const char *p = text; *p && len < RR_SEQ_MAX; p++)
+        rows[len++] = (uint8_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+    pool_add(pool, rows, len, 1);
+}
+
 /* Every single-pair run of up to SINGLE_SEQ_LEN row events without two equal neighbours (the
- * empty one included: it serves blocks that are already home), and the joint list. Built once
- * per process (a few tens of milliseconds) and shared read-only by every solve. */
+ * empty one included, with a table for three pairs: it serves blocks that are already home), and
+ * the joint lists. Built once per process and shared read-only by every solve. */
 static void pool_build(void)
 {
     seq_pool *pool = &shared_pool;
-    const rubiks_rectangle_group *g = &pool->group;
     rubiks_rectangle_group_init(&pool->group);
     pool->count = 0;
     for (int len = 0; len <= SINGLE_SEQ_LEN; len++) {
@@ -148,23 +198,18 @@ static void pool_build(void)
                 rows[i] = (uint8_t)(v % 3 + 1);
                 if (i > 0 && rows[i] == rows[i - 1]) ok = false;
             }
-            if (ok && pool->count < (int)POOL_CAP)
-                rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
+            if (ok) pool_add(pool, rows, len, len == 0 ? RR_PAIRS_MAX : 1);
         }
     }
-    for (size_t k = 0; k < JOINT_CAP && pool->count < (int)POOL_CAP; k++) {
-        uint8_t rows[RR_SEQ_MAX];
-        int len = 0;
-        for (const char *p = joint_sequences[k]; *p && len < RR_SEQ_MAX; p++)
-            rows[len++] = (uint8_t)(*p - '0');
-        rubiks_rectangle_seq_init(g, rows, len, &pool->seq[pool->count++]);
-    }
+    for (size_t k = 0; k < JOINT_CAP; k++) pool_add_text(pool, joint_sequences[k]);
+    for (size_t k = 0; k < TRIPLE_CAP; k++) pool_add_text(pool, triple_sequences[k]);
 }
 
+/* NULL when the tables could not be allocated. */
 static const seq_pool *pool_get(void)
 {
     pthread_once(&shared_pool_once, pool_build);
-    return &shared_pool;
+    return shared_pool.out_of_memory ? NULL : &shared_pool;
 }
 
 /* The sequence for a block of `pairs` row pairs with parities `parity` when it serves `cols`
@@ -185,37 +230,95 @@ static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, un
 
 /* ---- the plan ---- */
 
+/* A block: consecutive row pairs sharing one run, and how the run is laid onto them. pair[j] is
+ * the row pair (offset from first) that plays pair j of the run (three-pair runs are listed with
+ * their odd pairs first). Two mirror images are free as well: bit j of tb swaps the top and
+ * bottom rows of the run's pair j, and lr swaps the left and right column of every choice. Each
+ * image's table is the run's own with the key conjugated (see block_key), so a block chooses
+ * among many runs at no memory cost. */
+typedef struct block {
+    int first;
+    uint8_t size;   /* 1..3 */
+    uint8_t parity; /* bit j: the parity of the run's pair j */
+    uint8_t pair[RR_PAIRS_MAX];
+    uint8_t tb, lr;
+    const rubiks_rectangle_seq *seq;
+} block;
+
 /* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state, and
- * the blocks: consecutive pairs of row pairs (the last one alone when P is odd). */
+ * the blocks of consecutive row pairs. */
 typedef struct core {
     const rubiks_rectangle_group *g;
     int height, width, rows, cols; /* rows = P = H/2, cols = Q = W/2 */
     int blocks;
-    const uint8_t *tau;                     /* [p * Q + q] */
-    uint8_t *pair_parity;                   /* [p]: the parity every target of pair p has */
-    uint8_t *column_parity;                 /* [q]: the parity of G_q */
-    const rubiks_rectangle_seq **block_seq; /* [block] */
+    const uint8_t *tau;        /* [p * Q + q] */
+    uint8_t *pair_parity;      /* [p]: the parity every target of pair p has */
+    uint8_t *column_parity;    /* [q]: the parity of G_q */
+    block *block;              /* [block] */
+    bool mirrors;              /* try the mirror images in the descent */
+    uint8_t conj[4][RR_PERMS]; /* [tb + 2 lr][x]: x conjugated by the image */
 } core;
+
+/* The mirror images act on an orbit's state by conjugation: top <-> bottom by the column double
+ * flip LR = (02)(13), left <-> right by the row double flip TB = (01)(23). Both commute with
+ * every column choice, so a run's table serves its images with conjugated keys (and, for left
+ * <-> right, the net's two bits swapped). */
+static void core_init_conj(core *c)
+{
+    const rubiks_rectangle_group *g = c->g;
+    for (int e = 0; e < 4; e++) {
+        uint8_t m = g->identity;
+        if (e & 1) m = g->mul[m][g->column[3]];
+        if (e & 2) m = g->mul[m][g->row[3]];
+        for (int x = 0; x < RR_PERMS; x++) c->conj[e][x] = g->mul[g->mul[m][x]][m];
+    }
+}
+
+/* The net of the run's own table for the block's net n. */
+static inline unsigned table_net(const block *bl, unsigned n)
+{
+    return bl->lr ? ((n & 1) << 1) | (n >> 1) : n;
+}
 
 static unsigned popcount2(unsigned v)
 {
     return (v & 1) + ((v >> 1) & 1);
 }
 
-static int block_first(int blk)
+/* Cuts the P row pairs into blocks of `size` (2 or 3) pairs: the rest is one smaller block,
+ * except that 3k + 1 pairs end with two blocks of two. */
+static void cut_blocks(core *c, int size)
 {
-    return 2 * blk;
+    int P = c->rows, n = 0, p = 0;
+    while (p < P) {
+        int left = P - p, take = left < size ? left : size;
+        if (size == 3 && left == 4) take = 2;
+        c->block[n].first = p;
+        c->block[n].size = (uint8_t)take;
+        n++;
+        p += take;
+    }
+    c->blocks = n;
 }
 
-static int block_pairs(const core *c, int blk)
+/* Fills each block's parity and pair order from pair_parity. */
+static void order_blocks(core *c)
 {
-    return 2 * blk + 1 < c->rows ? 2 : 1;
-}
-
-static unsigned block_parity(const core *c, int blk)
-{
-    int p = block_first(blk);
-    return c->pair_parity[p] | (block_pairs(c, blk) == 2 ? c->pair_parity[p + 1] << 1 : 0);
+    for (int blk = 0; blk < c->blocks; blk++) {
+        block *bl = &c->block[blk];
+        int n = 0;
+        if (bl->size == 3) {
+            for (int odd = 1; odd >= 0; odd--)
+                for (int j = 0; j < 3; j++)
+                    if (c->pair_parity[bl->first + j] == odd) bl->pair[n++] = (uint8_t)j;
+        } else {
+            for (int j = 0; j < bl->size; j++) bl->pair[n++] = (uint8_t)j;
+        }
+        bl->parity = 0;
+        for (int j = 0; j < bl->size; j++)
+            bl->parity |= (uint8_t)(c->pair_parity[bl->first + bl->pair[j]] << j);
+        bl->tb = bl->lr = 0;
+    }
 }
 
 /* The target phi of orbit (p,q) when the net so far is A and the total is G: A tau G A. */
@@ -226,26 +329,44 @@ static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_
     return g->mul[g->mul[g->column[a]][x]][g->column[a]];
 }
 
-/* The table key of block blk in column pair q. */
-static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
+/* The key of a block in its run's table from the targets of its pairs (raw[o]: pair first + o):
+ * the target of the run's pair j, conjugated by the image, in digit j (base 24). Tables of more
+ * pairs than the block has (the empty run's) read the missing digits as 0, the identity. */
+static inline unsigned arranged_key(const core *c, const block *bl, const uint8_t *raw)
 {
-    int p = block_first(blk), Q = c->cols;
-    unsigned t0 = target(c, c->tau[(size_t)p * Q + q], a, g_total);
-    unsigned t1 = block_pairs(c, blk) == 2 ? target(c, c->tau[(size_t)(p + 1) * Q + q], a, g_total)
-                                           : c->g->identity;
-    return t0 + RR_PERMS * t1;
+    unsigned key = 0;
+    for (int j = bl->size - 1; j >= 0; j--)
+        key = key * RR_PERMS + c->conj[((bl->tb >> j) & 1) | bl->lr << 1][raw[bl->pair[j]]];
+    return key;
 }
 
-/* One step of the forward DP through block blk with sequence s. */
-static void forward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
-                         unsigned g_total, const unsigned *cur, unsigned *next, uint8_t *back)
+/* The raw targets of block blk in column pair q. */
+static inline void block_targets(const core *c, int blk, int q, unsigned a, unsigned g_total,
+                                 uint8_t *raw)
 {
+    const block *bl = &c->block[blk];
+    for (int o = 0; o < bl->size; o++)
+        raw[o] = target(c, c->tau[(size_t)(bl->first + o) * c->cols + q], a, g_total);
+}
+
+static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
+{
+    uint8_t raw[RR_PAIRS_MAX];
+    block_targets(c, blk, q, a, g_total, raw);
+    return arranged_key(c, &c->block[blk], raw);
+}
+
+/* One step of the forward DP through block blk. */
+static void forward_step(const core *c, int blk, int q, unsigned g_total, const unsigned *cur,
+                         unsigned *next, uint8_t *back)
+{
+    const block *bl = &c->block[blk];
     for (int a = 0; a < 4; a++) next[a] = COST_INF;
     for (unsigned a = 0; a < 4; a++) {
         if (cur[a] >= COST_INF) continue;
         unsigned key = block_key(c, blk, q, a, g_total);
         for (unsigned n = 0; n < 4; n++) {
-            unsigned cost = s->cost[key][n];
+            unsigned cost = bl->seq->cost[key][table_net(bl, n)];
             if (cost == RR_COST_NONE) continue;
             unsigned v = cur[a] + cost;
             if (v < next[a ^ n]) {
@@ -264,7 +385,7 @@ static unsigned column_forward(const core *c, int q, unsigned g_total, unsigned 
     int B = c->blocks;
     for (int a = 0; a < 4; a++) f[a] = a == 0 ? 0 : COST_INF;
     for (int blk = 0; blk < B; blk++)
-        forward_step(c, blk, c->block_seq[blk], q, g_total, f + 4 * blk, f + 4 * (blk + 1),
+        forward_step(c, blk, q, g_total, f + 4 * blk, f + 4 * (blk + 1),
                      back ? back + 4 * blk : NULL);
     unsigned best = COST_INF;
     for (unsigned a = 0; a < 4; a++)
@@ -296,14 +417,14 @@ static void choose_parities(core *c, unsigned g0)
 static void pick_default_sequences(core *c, const seq_pool *pool)
 {
     for (int blk = 0; blk < c->blocks; blk++)
-        c->block_seq[blk] = pool_pick(pool, block_pairs(c, blk), block_parity(c, blk), c->cols);
+        c->block[blk].seq = pool_pick(pool, c->block[blk].size, c->block[blk].parity, c->cols);
 }
 
 /* Total flips of the core plan for the current row sequences; -1 when out of time. */
 static long plan_cost(const core *c, unsigned *f, budget *b)
 {
     long total = 0;
-    for (int blk = 0; blk < c->blocks; blk++) total += c->block_seq[blk]->row_cost;
+    for (int blk = 0; blk < c->blocks; blk++) total += c->block[blk].seq->row_cost;
     for (int q = 0; q < c->cols; q++) {
         if (budget_expired(b)) return -1;
         unsigned totals[2];
@@ -318,15 +439,16 @@ static long plan_cost(const core *c, unsigned *f, budget *b)
     return total;
 }
 
-/* One step of the backward DP through block blk with sequence s. */
-static void backward_step(const core *c, int blk, const rubiks_rectangle_seq *s, int q,
-                          unsigned g_total, const unsigned *next, unsigned *cur)
+/* One step of the backward DP through block blk. */
+static void backward_step(const core *c, int blk, int q, unsigned g_total, const unsigned *next,
+                          unsigned *cur)
 {
+    const block *bl = &c->block[blk];
     for (unsigned a = 0; a < 4; a++) {
         unsigned key = block_key(c, blk, q, a, g_total);
         unsigned best = COST_INF;
         for (unsigned n = 0; n < 4; n++) {
-            unsigned cost = s->cost[key][n];
+            unsigned cost = bl->seq->cost[key][table_net(bl, n)];
             if (cost == RR_COST_NONE) continue;
             unsigned v = cost + next[a ^ n];
             if (v < best) best = v;
@@ -335,13 +457,46 @@ static void backward_step(const core *c, int blk, const rubiks_rectangle_seq *s,
     }
 }
 
+/* The plan's cost with block `trial` laid as given, the other blocks held (f: forward values
+ * before the block, bn: backward values after it, raw: the block's targets per column pair,
+ * total and net). Stops early, at a value >= limit, once it reaches limit (limit < 0: none). */
+static long trial_cost(const core *c, const block *trial, const unsigned *f, const unsigned *bn,
+                       const uint8_t *raw, long limit)
+{
+    const rubiks_rectangle_seq *s = trial->seq;
+    long cost = s->row_cost;
+    for (int q = 0; q < c->cols && (limit < 0 || cost < limit); q++) {
+        unsigned m = COST_INF;
+        for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
+            for (unsigned a = 0; a < 4; a++) {
+                if (f[at + a] >= COST_INF) continue;
+                const uint8_t *sc = s->cost[arranged_key(c, trial, raw + RR_PAIRS_MAX * (at + a))];
+                for (unsigned n = 0; n < 4; n++) {
+                    unsigned cn = sc[table_net(trial, n)];
+                    if (cn == RR_COST_NONE) continue;
+                    unsigned v = f[at + a] + cn + bn[at + (a ^ n)];
+                    if (v < m) m = v;
+                }
+            }
+        cost += m;
+    }
+    return cost;
+}
+
 /* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
  * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
  * backward DP values of every column pair and total, laid out [block][q][total][net] so that
  * one block's values are contiguous; keys holds one block's table keys. */
 static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, uint16_t *keys,
-                    budget *b)
+                    uint8_t *raw, budget *b)
 {
+    static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6};
+    static const uint8_t perms[RR_PAIRS_MAX + 1][6][RR_PAIRS_MAX] = {
+        {{0}},
+        {{0}},
+        {{0, 1}, {1, 0}},
+        {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}},
+    };
     int B = c->blocks, Q = c->cols;
     size_t row = 8 * (size_t)Q; /* one block's values */
     for (int q = 0; q < Q; q++) {
@@ -363,60 +518,93 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
             column_totals(c, q, totals);
             for (int k = 0; k < 2; k++) {
                 size_t at = 8 * (size_t)q + 4 * (size_t)k;
-                backward_step(c, blk, c->block_seq[blk], q, totals[k], bw + (blk + 1) * row + at,
-                              bw + blk * row + at);
+                backward_step(c, blk, q, totals[k], bw + (blk + 1) * row + at, bw + blk * row + at);
             }
         }
     }
     for (int blk = 0; blk < B; blk++) {
         const unsigned *f = fw + blk * row, *bn = bw + (blk + 1) * row;
+        block *bl = &c->block[blk];
+        int size = bl->size;
         for (int q = 0; q < Q; q++) {
             unsigned totals[2];
             column_totals(c, q, totals);
             for (int k = 0; k < 2; k++)
                 for (unsigned a = 0; a < 4; a++)
-                    keys[8 * q + 4 * k + a] = (uint16_t)block_key(c, blk, q, a, totals[k]);
+                    block_targets(c, blk, q, a, totals[k],
+                                  raw + RR_PAIRS_MAX * (8 * (size_t)q + 4 * (size_t)k + a));
         }
-        long best = -1;
-        const rubiks_rectangle_seq *pick = c->block_seq[blk];
-        int pairs = block_pairs(c, blk);
-        unsigned parity = block_parity(c, blk);
+        /* First every run in every fitting order, as it is; then the mirror images of the
+         * TOP_RUNS best of those only (images cost as much as runs to try, and the best image
+         * of a good run is what usually wins). */
+        block top[TOP_RUNS];
+        long top_cost[TOP_RUNS];
+        int tops = 0;
+        block trial = *bl;
         for (int i = 0; i < pool->count; i++) {
             const rubiks_rectangle_seq *s = &pool->seq[i];
-            /* The empty sequence serves a block of one pair or two. */
-            if ((s->pairs != pairs && s->len > 0) || s->parity != parity) continue;
-            if (budget_expired(b)) return false;
-            long cost = s->row_cost;
-            for (int q = 0; q < Q && (best < 0 || cost < best); q++) {
-                unsigned m = COST_INF;
-                for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
-                    for (unsigned a = 0; a < 4; a++) {
-                        if (f[at + a] >= COST_INF) continue;
-                        const uint8_t *sc = s->cost[keys[at + a]];
-                        for (unsigned n = 0; n < 4; n++) {
-                            if (sc[n] == RR_COST_NONE) continue;
-                            unsigned v = f[at + a] + sc[n] + bn[at + (a ^ n)];
-                            if (v < m) m = v;
-                        }
+            /* The empty sequence serves a block of any size. */
+            if (s->pairs != size && s->len > 0) continue;
+            trial.seq = s;
+            trial.tb = trial.lr = 0;
+            /* Large boards keep the block's own order (odd pairs first): fewer tries. */
+            for (int pm = 0; pm < (c->mirrors ? perm_count[size] : 1); pm++) {
+                bool fits = true;
+                for (int j = 0; j < size; j++) {
+                    trial.pair[j] = c->mirrors ? perms[size][pm][j] : bl->pair[j];
+                    if (((s->parity >> j) & 1) != c->pair_parity[bl->first + trial.pair[j]])
+                        fits = false;
+                }
+                if (!fits) continue;
+                if (budget_expired(b)) return false;
+                long limit = tops == TOP_RUNS ? top_cost[TOP_RUNS - 1] : -1;
+                long cost = trial_cost(c, &trial, f, bn, raw, limit);
+                if (limit < 0 || cost < limit) {
+                    int at = tops < TOP_RUNS ? tops++ : TOP_RUNS - 1;
+                    for (; at > 0 && top_cost[at - 1] > cost; at--) {
+                        top[at] = top[at - 1];
+                        top_cost[at] = top_cost[at - 1];
                     }
-                cost += m;
-            }
-            if (best < 0 || cost < best) {
-                best = cost;
-                pick = s;
+                    top[at] = trial;
+                    top_cost[at] = cost;
+                }
+                if (s->len == 0) break;
             }
         }
-        c->block_seq[blk] = pick;
+        block pick = tops ? top[0] : *bl;
+        long best = tops ? top_cost[0] : -1;
+        for (int t = 0; t < tops && c->mirrors; t++) {
+            trial = top[t];
+            if (trial.seq->len == 0) continue;
+            /* The single-pair runs are every run up to their length, so each is its own
+             * top/bottom image already: only left/right for them. */
+            int images = size == 1 ? 2 : 2 << size;
+            for (int image = 1; image < images; image++) {
+                if (budget_expired(b)) return false;
+                trial.tb = (uint8_t)(image >> 1);
+                trial.lr = (uint8_t)(image & 1);
+                long cost = trial_cost(c, &trial, f, bn, raw, best);
+                if (cost < best) {
+                    best = cost;
+                    pick = trial;
+                }
+            }
+        }
+        *bl = pick;
+        for (size_t at = 0; at < row; at++)
+            keys[at] = (uint16_t)arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
         /* Advance the forward values through the block with its new sequence. */
         unsigned *next = fw + (blk + 1) * row;
         for (size_t at = 0; at < row; at += 4) {
             for (unsigned a = 0; a < 4; a++) next[at + a] = COST_INF;
             for (unsigned a = 0; a < 4; a++) {
                 if (f[at + a] >= COST_INF) continue;
-                const uint8_t *sc = pick->cost[keys[at + a]];
-                for (unsigned n = 0; n < 4; n++)
-                    if (sc[n] != RR_COST_NONE && f[at + a] + sc[n] < next[at + (a ^ n)])
-                        next[at + (a ^ n)] = f[at + a] + sc[n];
+                const uint8_t *sc = bl->seq->cost[keys[at + a]];
+                for (unsigned n = 0; n < 4; n++) {
+                    unsigned cn = sc[table_net(bl, n)];
+                    if (cn != RR_COST_NONE && f[at + a] + cn < next[at + (a ^ n)])
+                        next[at + (a ^ n)] = f[at + a] + cn;
+                }
             }
         }
     }
@@ -425,7 +613,7 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
 
 /* Writes the moves of the core plan: per block, before each row event the column choices, then
  * the event's row flips; at the end the final column flips. */
-static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint32_t *choice,
+static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back, uint64_t *choice,
                       uint8_t *final_net, budget *b)
 {
     int B = c->blocks, Q = c->cols, H = c->height, W = c->width;
@@ -448,22 +636,27 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
         for (int blk = B - 1; blk >= 0; blk--) {
             unsigned prev = back[4 * blk + a];
             unsigned key = block_key(c, blk, q, prev, g_total);
-            choice[(size_t)blk * Q + q] = c->block_seq[blk]->choice[key][a ^ prev];
+            const block *bl = &c->block[blk];
+            choice[(size_t)blk * Q + q] = bl->seq->choice[key][table_net(bl, a ^ prev)];
             a = prev;
         }
     }
     for (int blk = 0; blk < B; blk++) {
         if (budget_expired(b)) return false;
-        const rubiks_rectangle_seq *s = c->block_seq[blk];
+        const block *bl = &c->block[blk];
+        const rubiks_rectangle_seq *s = bl->seq;
         for (int i = 0; i < s->len; i++) {
             for (int q = 0; q < Q; q++) {
                 unsigned cv = (choice[(size_t)blk * Q + q] >> (2 * i)) & 3;
+                if (bl->lr) cv = table_net(bl, cv); /* the same swap of L and R */
                 if (cv & 1) push(out, -(q + 1));
                 if (cv & 2) push(out, -(W - q));
             }
-            int p = block_first(blk) + ((s->rows[i] & RR_ROW_SECOND) ? 1 : 0);
-            if (s->rows[i] & RR_ROW_TOP) push(out, p + 1);
-            if (s->rows[i] & RR_ROW_BOTTOM) push(out, H - p);
+            int j = RR_ROW_PAIR(s->rows[i]), p = bl->first + bl->pair[j];
+            unsigned rows = s->rows[i] & 3;
+            if (((bl->tb >> j) & 1) && rows != 3) rows ^= 3;
+            if (rows & RR_ROW_TOP) push(out, p + 1);
+            if (rows & RR_ROW_BOTTOM) push(out, H - p);
         }
     }
     for (int q = 0; q < Q; q++) {
@@ -505,10 +698,11 @@ static size_t cancel_pairs(rubiks_rectangle_move *m, size_t n, uint8_t *mark)
 
 typedef struct workspace {
     uint8_t *pair_parity, *column_parity, *back, *final_net, *mark;
-    const rubiks_rectangle_seq **block_seq, **best_seq;
+    block *block, *best_block;
+    uint8_t *raw;
     unsigned *f, *fw, *bw;
     uint16_t *keys;
-    uint32_t *choice;
+    uint64_t *choice;
 } workspace;
 
 static void workspace_free(workspace *ws)
@@ -518,20 +712,25 @@ static void workspace_free(workspace *ws)
     free(ws->back);
     free(ws->final_net);
     free(ws->mark);
-    free(ws->block_seq);
-    free(ws->best_seq);
+    free(ws->best_block);
+    free(ws->raw);
     free(ws->f);
     free(ws->fw);
     free(ws->bw);
     free(ws->keys);
     free(ws->choice);
+    free(ws->block);
 }
 
-/* Solves the 4-cell orbits (tau already filled). */
-static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, budget *b)
+/* Solves the 4-cell orbits (tau already filled). Blocks of three pairs need fewer flips per
+ * orbit than blocks of two once a run serves enough column pairs; boards of moderate size with
+ * few column pairs plan both cuts, and keep the cheaper. */
+static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, bool both_cuts,
+                                          budget *b)
 {
-    int B = c->blocks, Q = c->cols;
+    int B = (c->rows + 1) / 2, Q = c->cols; /* blocks of two: the most blocks of any cut */
     const seq_pool *pool = pool_get();
+    if (!pool) return RUBIKS_RECTANGLE_NO_MEMORY;
     size_t stride = 4 * (size_t)(B + 1);
     ws->f = malloc(stride * sizeof *ws->f);
     ws->fw = malloc(2 * (size_t)Q * stride * sizeof *ws->fw);
@@ -540,30 +739,40 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     ws->back = malloc(4 * (size_t)B);
     ws->choice = malloc((size_t)B * Q * sizeof *ws->choice);
     ws->final_net = malloc((size_t)Q);
-    ws->block_seq = malloc((size_t)B * sizeof *ws->block_seq);
-    ws->best_seq = malloc((size_t)B * sizeof *ws->best_seq);
+    ws->block = malloc((size_t)B * sizeof *ws->block);
+    ws->best_block = malloc((size_t)B * sizeof *ws->best_block);
+    ws->raw = malloc(8 * (size_t)Q * RR_PAIRS_MAX);
     if (!ws->f || !ws->fw || !ws->bw || !ws->keys || !ws->back || !ws->choice || !ws->final_net ||
-        !ws->block_seq || !ws->best_seq)
+        !ws->block || !ws->best_block || !ws->raw)
         return RUBIKS_RECTANGLE_NO_MEMORY;
-    c->block_seq = ws->block_seq;
+    c->block = ws->block;
+    core_init_conj(c);
 
-    /* The one free bit: the parity of G_0. Plan both, keep the cheaper. */
+    /* The free choices: the cut, and the parity of G_0. Plan each, keep the cheapest. */
     long best = -1;
     unsigned best_g0 = 0;
-    for (unsigned g0 = 0; g0 < 2; g0++) {
-        choose_parities(c, g0);
-        pick_default_sequences(c, pool);
-        for (int round = 0; round < DESCENT_ROUNDS; round++)
-            if (!descend(c, pool, ws->fw, ws->bw, ws->keys, b)) return RUBIKS_RECTANGLE_TIME_LIMIT;
-        long cost = plan_cost(c, ws->f, b);
-        if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
-        if (best < 0 || cost < best) {
-            best = cost, best_g0 = g0;
-            memcpy(ws->best_seq, c->block_seq, (size_t)B * sizeof *ws->best_seq);
+    int best_size = 3;
+    /* Up to two pairs, both cuts are the same one block. */
+    bool cut_two = both_cuts && Q < CUT_TWO_MAX_COLS && c->rows >= 3;
+    for (int size = 3; size >= (cut_two ? 2 : 3); size--)
+        for (unsigned g0 = 0; g0 < 2; g0++) {
+            cut_blocks(c, size);
+            choose_parities(c, g0);
+            order_blocks(c);
+            pick_default_sequences(c, pool);
+            for (int round = 0; round < DESCENT_ROUNDS; round++)
+                if (!descend(c, pool, ws->fw, ws->bw, ws->keys, ws->raw, b))
+                    return RUBIKS_RECTANGLE_TIME_LIMIT;
+            long cost = plan_cost(c, ws->f, b);
+            if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
+            if (best < 0 || cost < best) {
+                best = cost, best_g0 = g0, best_size = size;
+                memcpy(ws->best_block, c->block, (size_t)c->blocks * sizeof *ws->best_block);
+            }
         }
-    }
+    cut_blocks(c, best_size);
     choose_parities(c, best_g0);
-    memcpy(c->block_seq, ws->best_seq, (size_t)B * sizeof *ws->best_seq);
+    memcpy(c->block, ws->best_block, (size_t)c->blocks * sizeof *ws->best_block);
     if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
         return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
     return RUBIKS_RECTANGLE_OK;
@@ -571,7 +780,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
 
 /* Plans the 4-cell orbits of an H x W board (tau [p * Q + q]) into out, then cancels pairs. */
 static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int H, int W,
-                                            const uint8_t *tau, move_list *out, budget *b)
+                                            const uint8_t *tau, move_list *out, bool both_cuts,
+                                            bool mirrors, budget *b)
 {
     int P = H / 2, Q = W / 2;
     workspace ws = {0};
@@ -580,8 +790,8 @@ static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int
     ws.column_parity = malloc((size_t)Q);
     ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
     if (ws.pair_parity && ws.column_parity && ws.mark) {
-        core c = {g, H, W, P, Q, (P + 1) / 2, tau, ws.pair_parity, ws.column_parity, NULL};
-        status = solve_core(&c, &ws, out, b);
+        core c = {g, H, W, P, Q, 0, tau, ws.pair_parity, ws.column_parity, NULL, mirrors, {{0}}};
+        status = solve_core(&c, &ws, out, both_cuts, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
     if (status == RUBIKS_RECTANGLE_OK) out->n = cancel_pairs(out->m, out->n, ws.mark);
@@ -693,7 +903,9 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
     bool reverse_row, reverse_col;
     if (!lines_and_orbits_fit(board, &reverse_row, &reverse_col)) return RUBIKS_RECTANGLE_OK;
 
-    const rubiks_rectangle_group *g = &pool_get()->group;
+    const seq_pool *pool = pool_get();
+    if (!pool) return RUBIKS_RECTANGLE_NO_MEMORY;
+    const rubiks_rectangle_group *g = &pool->group;
     int P = H / 2, Q = W / 2;
     rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
     move_list out = {0}, wide = {0}, tall = {0};
@@ -713,10 +925,12 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
          * P > Q; boards of moderate size try both and keep the shorter. */
         bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
         bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
-        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, b);
+        bool mirrors = (size_t)P * Q >= MIRRORS_MIN_ORBITS && (size_t)P * Q <= MIRRORS_MAX_ORBITS;
+        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, mirrors, b);
         if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
             tau_t = transpose_orbits(g, tau, P, Q);
-            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, b) : RUBIKS_RECTANGLE_NO_MEMORY;
+            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, mirrors, b)
+                           : RUBIKS_RECTANGLE_NO_MEMORY;
             /* A row of the transposed board is a column of this one. */
             for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
         }

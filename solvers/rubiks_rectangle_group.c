@@ -1,5 +1,6 @@
 #include "rubiks_rectangle_group.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static uint8_t transposition(rubiks_rectangle_group *g, int a, int b)
@@ -54,8 +55,14 @@ void rubiks_rectangle_group_init(rubiks_rectangle_group *g)
     g->row[3] = g->mul[g->top][g->bottom];
 }
 
-void rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
-                               rubiks_rectangle_seq *s)
+/* The digits of a tuple index (pair 0 least significant). */
+static void unpack(unsigned index, int n, unsigned *w)
+{
+    for (int j = 0; j < n; j++, index /= RR_PERMS) w[j] = index % RR_PERMS;
+}
+
+bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
+                               int pairs, rubiks_rectangle_seq *s)
 {
     s->len = (uint8_t)len;
     s->pairs = 1;
@@ -63,53 +70,74 @@ void rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
     s->mean_cost = 0;
     s->row_cost = 0;
     s->parity = 0;
+    s->cost = NULL;
+    s->choice = NULL;
     for (int i = 0; i < len; i++) {
         s->rows[i] = rows[i];
-        int bits = rows[i] & 3, pair = (rows[i] & RR_ROW_SECOND) ? 1 : 0;
-        if (pair) s->pairs = 2;
+        int bits = rows[i] & 3, pair = RR_ROW_PAIR(rows[i]);
+        if (pair + 1 > s->pairs) s->pairs = (uint8_t)(pair + 1);
         s->row_cost = (uint8_t)(s->row_cost + (bits == 3 ? 2 : 1));
         if (bits != 3) s->parity ^= (uint8_t)(1 << pair);
     }
-    /* All keys, even for one pair: the empty sequence serves blocks of two pairs as well. */
-    int keys = s->pairs == 2 ? RR_KEYS : RR_PERMS;
-    memset(s->cost, RR_COST_NONE, sizeof s->cost);
-    memset(s->choice, 0, sizeof s->choice);
-    /* Cheapest choice of c_0..c_(len-1) for every end state (w0, w1, net), layer by layer:
-     * 2304 states and 4 choices per layer instead of all 4^len words. */
-    enum { STATES = RR_PERMS * RR_PERMS * 4 };
+    /* The table covers `pairs` pairs even when the run names fewer: the empty run serves blocks
+     * of any size. */
+    int n = pairs > s->pairs ? pairs : s->pairs;
+    unsigned keys = 1;
+    for (int j = 0; j < n; j++) keys *= RR_PERMS;
+    s->keys = keys;
+    /* Cheapest choice of c_0..c_(len-1) for every end state (w_0..w_(n-1), net), layer by layer:
+     * 24^n * 4 states and 4 choices per layer instead of all 4^len words. */
+    size_t states = (size_t)keys * 4;
+    s->cost = malloc(keys * sizeof *s->cost);
+    s->choice = malloc(keys * sizeof *s->choice);
+    uint8_t *cost[2] = {malloc(states), malloc(states)};
+    uint64_t *choice[2] = {malloc(states * sizeof(uint64_t)), malloc(states * sizeof(uint64_t))};
+    bool ok = s->cost && s->choice && cost[0] && cost[1] && choice[0] && choice[1];
+    if (!ok) goto done;
+    memset(s->cost, RR_COST_NONE, keys * sizeof *s->cost);
+    memset(s->choice, 0, keys * sizeof *s->choice);
     static const uint8_t none = RR_COST_NONE;
-    uint8_t cost[2][STATES];
-    uint32_t choice[2][STATES];
-    memset(cost[0], none, sizeof cost[0]);
-    cost[0][(g->identity * RR_PERMS + g->identity) * 4] = 0;
-    choice[0][(g->identity * RR_PERMS + g->identity) * 4] = 0;
+    unsigned id = 0;
+    for (int j = 0; j < n; j++) id = id * RR_PERMS + g->identity;
+    memset(cost[0], none, states);
+    cost[0][(size_t)id * 4] = 0;
+    choice[0][(size_t)id * 4] = 0;
     int cur = 0;
     for (int i = 0; i < len; i++, cur ^= 1) {
-        memset(cost[cur ^ 1], none, sizeof cost[0]);
-        int pair = (rows[i] & RR_ROW_SECOND) ? 1 : 0;
+        memset(cost[cur ^ 1], none, states);
+        int pair = RR_ROW_PAIR(rows[i]);
         uint8_t x = g->row[rows[i] & 3];
-        for (int st = 0; st < STATES; st++) {
+        /* step[j][w][c]: digit j's next value; its weight 24^j is folded in, so a state's
+         * successor is a sum of table reads. */
+        unsigned step[RR_PAIRS_MAX][RR_PERMS][4];
+        for (int j = 0, weight = 1; j < n; j++, weight *= RR_PERMS)
+            for (unsigned w = 0; w < RR_PERMS; w++)
+                for (unsigned c = 0; c < 4; c++) {
+                    unsigned v = g->mul[w][g->column[c]];
+                    if (j == pair) v = g->mul[v][x];
+                    step[j][w][c] = v * (unsigned)weight * 4;
+                }
+        for (size_t st = 0; st < states; st++) {
             if (cost[cur][st] == none) continue;
-            unsigned net = st & 3, w0 = (unsigned)(st >> 2) / RR_PERMS,
-                     w1 = (unsigned)(st >> 2) % RR_PERMS;
+            unsigned net = st & 3, w[RR_PAIRS_MAX];
+            unpack((unsigned)(st >> 2), n, w);
             for (unsigned c = 0; c < 4; c++) {
-                unsigned v[2] = {g->mul[w0][g->column[c]], g->mul[w1][g->column[c]]};
-                v[pair] = g->mul[v[pair]][x];
-                int to = (int)((v[0] * RR_PERMS + v[1]) * 4 + (net ^ c));
+                size_t at = net ^ c;
+                for (int j = 0; j < n; j++) at += step[j][w[j]][c];
                 unsigned cc = cost[cur][st] + (c & 1) + (c >> 1);
-                if (cc < cost[cur ^ 1][to]) {
-                    cost[cur ^ 1][to] = (uint8_t)cc;
-                    choice[cur ^ 1][to] = choice[cur][st] | c << (2 * i);
+                if (cc < cost[cur ^ 1][at]) {
+                    cost[cur ^ 1][at] = (uint8_t)cc;
+                    choice[cur ^ 1][at] = choice[cur][st] | (uint64_t)c << (2 * i);
                 }
             }
         }
     }
-    for (int st = 0; st < STATES; st++) {
+    for (size_t st = 0; st < states; st++) {
         if (cost[cur][st] == none) continue;
-        unsigned net = st & 3, w0 = (unsigned)(st >> 2) / RR_PERMS,
-                 w1 = (unsigned)(st >> 2) % RR_PERMS;
-        /* For one pair, w1 is the net itself and its phi the identity. */
-        unsigned key = g->mul[w0][g->column[net]] + RR_PERMS * g->mul[w1][g->column[net]];
+        unsigned net = st & 3, w[RR_PAIRS_MAX], key = 0;
+        unpack((unsigned)(st >> 2), n, w);
+        /* A pair the run does not name has w = its net, and phi the identity. */
+        for (int j = n - 1; j >= 0; j--) key = key * RR_PERMS + g->mul[w[j]][g->column[net]];
         if (cost[cur][st] < s->cost[key][net]) {
             s->cost[key][net] = cost[cur][st];
             s->choice[key][net] = choice[cur][st];
@@ -117,17 +145,34 @@ void rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
     }
     double sum = 0;
     int count = 0;
-    for (int key = 0; key < keys; key++) {
-        int t0 = key % RR_PERMS, t1 = key / RR_PERMS;
-        if (g->parity[t0] != (s->parity & 1)) continue;
-        if (s->pairs == 2 && g->parity[t1] != (s->parity >> 1)) continue;
+    for (unsigned key = 0; key < keys; key++) {
+        unsigned t[RR_PAIRS_MAX];
+        unpack(key, n, t);
+        bool fits = true;
+        for (int j = 0; j < n; j++)
+            if (g->parity[t[j]] != ((s->parity >> j) & 1)) fits = false;
+        if (!fits) continue;
         int best = RR_COST_NONE;
-        for (int n = 0; n < 4; n++)
-            if (s->cost[key][n] < best) best = s->cost[key][n];
-        if (best == RR_COST_NONE) return;
+        for (int net = 0; net < 4; net++)
+            if (s->cost[key][net] < best) best = s->cost[key][net];
+        if (best == RR_COST_NONE) goto done;
         sum += best;
         count++;
     }
     s->complete = 1;
     s->mean_cost = sum / count;
+done:
+    free(cost[0]);
+    free(cost[1]);
+    free(choice[0]);
+    free(choice[1]);
+    return ok;
+}
+
+void rubiks_rectangle_seq_free(rubiks_rectangle_seq *s)
+{
+    free(s->cost);
+    free(s->choice);
+    s->cost = NULL;
+    s->choice = NULL;
 }

@@ -4,28 +4,32 @@
  * R = (1 3). An orbit's state is an element of S4 (indexed 0..23); the column flips of one
  * column pair form V = {e, L, R, LR}, indexed 0..3 so that composing two of them is XOR.
  *
- * A "row sequence" is the run of row flips X1..Xk (each T, B or both) given to a block of one or
- * two pairs of rows; before each Xi each column pair q may apply any c_i in V. For an orbit of
- * the block its effect is w = c0 .. c(k-1) with its own pair's flips Xi in their places, and the
- * column net is n = c0 c1 ... c(k-1). The table of a row sequence holds, for every target
+ * A "row sequence" is the run of row flips X1..Xk (each T, B or both) given to a block of one,
+ * two or three pairs of rows; before each Xi each column pair q may apply any c_i in V. For an
+ * orbit of the block its effect is w = c0 .. c(k-1) with its own pair's flips Xi in their places,
+ * and the column net is n = c0 c1 ... c(k-1). The table of a row sequence holds, for every target
  * phi = w n of each of its pairs (a key: phi0 + 24 phi1) and every net n, the fewest column
- * flips and the choice (c0..c(k-1)) that reach it. Two pairs sharing one run is cheaper than
- * two runs: each column flip then serves two orbits. */
+ * flips and the choice (c0..c(k-1)) that reach it (a key: phi0 + 24 phi1 + 576 phi2). Pairs
+ * sharing one run is cheaper than a run each: each column flip then serves an orbit of every
+ * pair of the block. */
 #ifndef PUZZLED_RUBIKS_RECTANGLE_GROUP_H
 #define PUZZLED_RUBIKS_RECTANGLE_GROUP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define RR_PERMS 24
-#define RR_SEQ_MAX 16
-#define RR_KEYS (RR_PERMS * RR_PERMS)
+#define RR_SEQ_MAX 32 /* the choice of a key fits 64 bits */
+#define RR_PAIRS_MAX 3
+#define RR_KEYS_MAX (RR_PERMS * RR_PERMS * RR_PERMS)
 #define RR_COST_NONE 255
 
 /* Row events of a sequence: bits 0-1 say which rows of the pair flip (1 = top, 2 = bottom,
- * 3 = both), bit 2 says the pair is the block's second one. */
+ * 3 = both), bits 2-3 which pair of the block (0..2) it is. Written as hex digits: 1, 2 for the
+ * first pair, 5, 6 for the second, 9, a for the third. */
 #define RR_ROW_TOP 1
 #define RR_ROW_BOTTOM 2
-#define RR_ROW_SECOND 4
+#define RR_ROW_PAIR(event) ((event) >> 2)
 
 typedef struct rubiks_rectangle_group {
     uint8_t perm[RR_PERMS][4];
@@ -40,14 +44,15 @@ typedef struct rubiks_rectangle_group {
 
 typedef struct rubiks_rectangle_seq {
     uint8_t len;
-    uint8_t pairs;               /* row pairs in the block: 1 or 2 */
-    uint8_t rows[RR_SEQ_MAX];    /* row events, RR_ROW_* bits */
-    uint8_t row_cost;            /* flips spent on rows */
-    uint8_t parity;              /* bit j: the parity of every phi of pair j */
-    uint8_t complete;            /* reaches every pair of targets of its parities */
-    double mean_cost;            /* column flips per block column over uniformly random targets */
-    uint8_t cost[RR_KEYS][4];    /* [key][net]: fewest column flips, RR_COST_NONE if none */
-    uint32_t choice[RR_KEYS][4]; /* c_i in bits 2i..2i+1 */
+    uint8_t pairs;            /* row pairs the run flips: 1..3 (0 for the empty run) */
+    uint8_t rows[RR_SEQ_MAX]; /* row events, RR_ROW_* bits */
+    uint8_t row_cost;         /* flips spent on rows */
+    uint8_t parity;           /* bit j: the parity of every phi of pair j */
+    uint8_t complete;         /* reaches every tuple of targets of its parities */
+    double mean_cost;         /* column flips per block column over uniformly random targets */
+    uint32_t keys;            /* 24^(pairs the table covers) */
+    uint8_t (*cost)[4];       /* [key][net]: fewest column flips, RR_COST_NONE if none */
+    uint64_t (*choice)[4];    /* c_i in bits 2i..2i+1 */
 } rubiks_rectangle_seq;
 
 void rubiks_rectangle_group_init(rubiks_rectangle_group *g);
@@ -59,11 +64,14 @@ static inline uint8_t rubiks_rectangle_group_index(const rubiks_rectangle_group 
     return g->index_of[p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6];
 }
 
-/* Fills the table of the row sequence rows[0..len-1] (0 <= len <= RR_SEQ_MAX); `complete` says
- * whether it reaches every pair of targets of its parities with some net (mean_cost is set only
- * then). An incomplete sequence (the empty one, say) still serves blocks whose targets it
- * reaches. */
-void rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
-                               rubiks_rectangle_seq *s);
+/* Fills the table of the row sequence rows[0..len-1] (0 <= len <= RR_SEQ_MAX) for blocks of
+ * `pairs` pairs (at least the pairs its events name); `complete` says whether it reaches every
+ * tuple of targets of its parities with some net (mean_cost is set only then). An incomplete
+ * sequence (the empty one, say) still serves blocks whose targets it reaches. Returns false when
+ * out of memory; free the tables with rubiks_rectangle_seq_free either way. */
+bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
+                               int pairs, rubiks_rectangle_seq *s);
+
+void rubiks_rectangle_seq_free(rubiks_rectangle_seq *s);
 
 #endif

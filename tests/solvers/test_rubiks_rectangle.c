@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rubiks_rectangle.h"
+#include "rubiks_rectangle_group.h"
 
 /* ---- the test's own simulator ---- */
 
@@ -389,8 +390,9 @@ START_TEST(scrambles_sort)
 }
 END_TEST
 
-/* The brief's target for short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean
- * under 3 500 flips (the reference per-orbit commutator method needs about 9 700). */
+/* Short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean under 2 400 flips (three-
+ * pair runs give about 2 320; two-pair runs gave 2 510, the reference per-orbit commutator
+ * method about 9 700). */
 START_TEST(answers_are_short)
 {
     rng_state = 0x5107u;
@@ -405,7 +407,198 @@ START_TEST(answers_are_short)
         rubiks_rectangle_answer_free(&a);
         free(cells);
     }
-    ck_assert_uint_lt(total, 5 * 3500);
+    ck_assert_uint_lt(total, 5 * 2400);
+}
+END_TEST
+
+/* ---- every shape up to 6 x 6: scrambles, and scrambles with one swap inside an orbit ---- */
+
+/* The test's own statement of the solvability rule (NOTES.md), written from the cells: each
+ * value in its home orbit, the middle row and column in order or reversed, and the orbit
+ * parities par(p,q) = par(p,0) + par(0,q) + par(0,0). */
+static bool rule_says_solvable(const int32_t *cells, int h, int w)
+{
+    if (h == 1 || w == 1) {
+        int n = h * w;
+        bool forward = true, backward = true;
+        for (int i = 0; i < n; i++) {
+            forward = forward && cells[i] == i + 1;
+            backward = backward && cells[i] == n - i;
+        }
+        return forward || backward;
+    }
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) {
+            int v = cells[r * w + c] - 1, hr = v / w, hc = v % w;
+            if ((hr != r && hr != h - 1 - r) || (hc != c && hc != w - 1 - c)) return false;
+        }
+    if (h % 2) {
+        int m = h / 2;
+        bool forward = true, backward = true;
+        for (int c = 0; c < w; c++) {
+            forward = forward && cells[m * w + c] == m * w + c + 1;
+            backward = backward && cells[m * w + c] == m * w + (w - 1 - c) + 1;
+        }
+        if (!forward && !backward) return false;
+    }
+    if (w % 2) {
+        int m = w / 2;
+        bool forward = true, backward = true;
+        for (int r = 0; r < h; r++) {
+            forward = forward && cells[r * w + m] == r * w + m + 1;
+            backward = backward && cells[r * w + m] == (h - 1 - r) * w + m + 1;
+        }
+        if (!forward && !backward) return false;
+    }
+    int par[32][32];
+    for (int p = 0; p < h / 2; p++)
+        for (int q = 0; q < w / 2; q++) {
+            int pos[4] = {p * w + q, p * w + w - 1 - q, (h - 1 - p) * w + q,
+                          (h - 1 - p) * w + w - 1 - q};
+            int val[4], inversions = 0;
+            for (int k = 0; k < 4; k++) val[k] = cells[pos[k]];
+            for (int a = 0; a < 4; a++)
+                for (int b = a + 1; b < 4; b++) inversions += val[a] > val[b];
+            par[p][q] = inversions & 1;
+        }
+    for (int p = 0; p < h / 2; p++)
+        for (int q = 0; q < w / 2; q++)
+            if (par[p][q] ^ par[p][0] ^ par[0][q] ^ par[0][0]) return false;
+    return true;
+}
+
+START_TEST(every_shape_up_to_six_matches_rule)
+{
+    int h = _i / 6 + 1, w = _i % 6 + 1, n = h * w;
+    rng_state = 0x600DCAFEu + (uint64_t)_i;
+    int solvable = 0, unsolvable = 0;
+    for (int t = 0; t < 60; t++) {
+        int32_t *cells = sorted_board(h, w);
+        scramble(cells, h, w, 10 * (h + w));
+        if (t % 2) {
+            /* Swap a cell with another of its orbit (or of its middle line). */
+            int i = (int)(rng() % (uint64_t)n), r = i / w, c = i % w;
+            int r2 = rng() % 2 ? h - 1 - r : r, c2 = rng() % 2 ? w - 1 - c : c;
+            int32_t x = cells[i];
+            cells[i] = cells[r2 * w + c2];
+            cells[r2 * w + c2] = x;
+        }
+        bool expect = rule_says_solvable(cells, h, w);
+        if (t % 2 == 0) ck_assert(expect); /* the rule itself: scrambles are solvable */
+        rubiks_rectangle_answer a;
+        ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+        if (a.solvable != expect)
+            ck_abort_msg("%dx%d try %d: solver %d rule %d", h, w, t, a.solvable, expect);
+        if (a.solvable) {
+            solvable++;
+            ck_assert_msg(replay_sorts(cells, h, w, &a), "%dx%d try %d: the moves do not sort", h,
+                          w, t);
+        } else {
+            unsolvable++;
+            ck_assert_uint_eq(a.move_count, 0);
+        }
+        rubiks_rectangle_answer_free(&a);
+        free(cells);
+    }
+    ck_assert_int_ge(solvable, 30);
+    if (h >= 4 && w >= 4) ck_assert_int_gt(unsolvable, 0);
+}
+END_TEST
+
+/* Blocks of three row pairs on random solvable boards of every orientation and cut: P = 3..8
+ * pairs against few or many column pairs, both cuts (3k, 3k + 1, 3k + 2 pairs); from 400 orbits
+ * on (the last six), blocks also try every pair order and the mirror images of their runs. */
+START_TEST(three_pair_blocks_sort)
+{
+    static const int shapes[][2] = {{6, 6},   {6, 40},  {40, 6},  {7, 31},  {8, 30},  {9, 60},
+                                    {12, 12}, {13, 80}, {80, 13}, {14, 50}, {16, 17}, {17, 16},
+                                    {40, 42}, {42, 40}, {26, 64}, {64, 27}, {28, 61}, {61, 28}};
+    int h = shapes[_i][0], w = shapes[_i][1];
+    rng_state = 0x3BA1u + (uint64_t)_i;
+    scrambled_round_trip(h, w, 20L * (h + w), 10);
+}
+END_TEST
+
+/* ---- the tables of a row run, replayed on one 4-cell orbit per pair ---- */
+
+/* The test's own orbit: cell k holds the label of the value there; a flip swaps two cells. */
+static void orbit_swap(uint8_t *cells, int a, int b)
+{
+    uint8_t t = cells[a];
+    cells[a] = cells[b];
+    cells[b] = t;
+}
+
+/* Applies the column choice cv (bit 0: left L = cells 0,2; bit 1: right R = cells 1,3). */
+static void orbit_columns(uint8_t *cells, unsigned cv)
+{
+    if (cv & 1) orbit_swap(cells, 0, 2);
+    if (cv & 2) orbit_swap(cells, 1, 3);
+}
+
+/* Every finite entry of a random three-pair run's table: the choice costs what the table says,
+ * its net is the entry's net, and the moves (choice before each event, the net undone at the
+ * end) leave each pair's orbit holding the key's permutation of that pair. And a run with the
+ * top and bottom rows of one pair swapped has the same table with that digit conjugated by
+ * LR = (0 2)(1 3): the rule the solver's mirror images rest on. */
+START_TEST(run_tables_replay)
+{
+    rubiks_rectangle_group g;
+    rubiks_rectangle_group_init(&g);
+    rng_state = 0x7AB1Eu + (uint64_t)_i;
+    static const uint8_t events[6] = {1, 2, 5, 6, 9, 10};
+    uint8_t rows[RR_SEQ_MAX], mirrored[RR_SEQ_MAX];
+    int len = 20 + _i * 4;
+    for (int i = 0; i < len; i++) {
+        do rows[i] = events[rng() % 6];
+        while (i > 0 && rows[i] == rows[i - 1]);
+        mirrored[i] = RR_ROW_PAIR(rows[i]) == 1 ? rows[i] ^ 3 : rows[i];
+    }
+    rubiks_rectangle_seq s, m;
+    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, 3, &s));
+    ck_assert(rubiks_rectangle_seq_init(&g, mirrored, len, 3, &m));
+    ck_assert_uint_eq(s.keys, 24 * 24 * 24);
+    uint8_t lr[4] = {2, 3, 0, 1}, conj[24];
+    uint8_t lr_index = rubiks_rectangle_group_index(&g, lr);
+    for (int x = 0; x < 24; x++) conj[x] = g.mul[g.mul[lr_index][x]][lr_index];
+    long finite = 0;
+    for (uint32_t key = 0; key < s.keys; key++)
+        for (unsigned net = 0; net < 4; net++) {
+            unsigned d0 = key % 24, d1 = key / 24 % 24, d2 = key / 576;
+            ck_assert_uint_eq(m.cost[key][net], s.cost[d0 + 24 * conj[d1] + 576 * d2][net]);
+            if (s.cost[key][net] == RR_COST_NONE) continue;
+            finite++;
+            uint64_t choice = s.choice[key][net];
+            unsigned cost = 0, total = 0;
+            uint8_t orbit[3][4];
+            for (int j = 0; j < 3; j++)
+                for (int k = 0; k < 4; k++) orbit[j][k] = (uint8_t)k;
+            for (int i = 0; i < len; i++) {
+                unsigned cv = (choice >> (2 * i)) & 3;
+                cost += (cv & 1) + (cv >> 1);
+                total ^= cv;
+                for (int j = 0; j < 3; j++) orbit_columns(orbit[j], cv);
+                int j = RR_ROW_PAIR(rows[i]);
+                if (rows[i] & RR_ROW_TOP) orbit_swap(orbit[j], 0, 1);
+                if (rows[i] & RR_ROW_BOTTOM) orbit_swap(orbit[j], 2, 3);
+            }
+            if (len < 32) ck_assert_uint_eq(choice >> (2 * len), 0);
+            ck_assert_uint_eq(cost, s.cost[key][net]);
+            ck_assert_uint_eq(total, net);
+            unsigned digit[3] = {d0, d1, d2};
+            for (int j = 0; j < 3; j++) {
+                orbit_columns(orbit[j], net); /* phi = w n: the net applied once more */
+                /* Flips swap cells, so the labels read x -> f1(f2(...(x))): the order of
+                 * perm[] and mul[]. */
+                for (int k = 0; k < 4; k++)
+                    ck_assert_msg(g.perm[digit[j]][k] == orbit[j][k], "key %u net %u pair %d", key,
+                                  net, j);
+            }
+        }
+    /* A complete run reaches each of the 12^3 tuples of its parities with some net. */
+    ck_assert_int_ge(finite, s.complete ? 12 * 12 * 12 : 1);
+    rubiks_rectangle_seq_free(&s);
+    rubiks_rectangle_seq_free(&m);
 }
 END_TEST
 
@@ -505,6 +698,9 @@ int main(void)
     tcase_add_loop_test(tc, four_by_five_boards_match_search, 0, 2);
     tcase_add_loop_test(tc, scrambles_sort, 0, 20);
     tcase_add_test(tc, answers_are_short);
+    tcase_add_loop_test(tc, every_shape_up_to_six_matches_rule, 0, 36);
+    tcase_add_loop_test(tc, three_pair_blocks_sort, 0, 18);
+    tcase_add_loop_test(tc, run_tables_replay, 0, 4);
     tcase_add_test(tc, largest_board_sorts);
     tcase_add_test(tc, sorted_board_needs_no_moves);
     tcase_add_loop_test(tc, random_permutations_are_unsolvable, 0, 5);

@@ -470,3 +470,18 @@ void harness_response_free(harness_response *r)
     free(r->body);
     memset(r, 0, sizeof *r);
 }
+
+char *harness_source_file(const char *relative, size_t *len)
+{
+    /* This file is tests/e2e/harness.c: the root is three names up. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s", __FILE__);
+    for (int up = 0; up < 3; up++) {
+        char *slash = strrchr(path, '/');
+        if (!slash) return NULL;
+        *slash = '\0';
+    }
+    size_t n = strlen(path);
+    snprintf(path + n, sizeof path - n, "/%s", relative);
+    return harness_read_file(path, len);
+}

@@ -90,5 +90,7 @@ int harness_run(const char *const *args, char **err);
 
 /* A whole file read into memory (malloc'd, NUL-terminated), or NULL. */
 char *harness_read_file(const char *path, size_t *len);
+/* The same for a file of the source tree, named from the repository root ("openapi.yaml"). */
+char *harness_source_file(const char *relative, size_t *len);
 
 #endif

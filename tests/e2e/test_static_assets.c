@@ -7,20 +7,11 @@
 
 #include "e2e/harness.h"
 
-/* The source tree's root, from this file's path (tests/e2e/test_static_assets.c). */
+/* A file of the source tree, which the test cannot do without. */
 static char *source_file(const char *relative, size_t *len)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s", __FILE__);
-    for (int up = 0; up < 3; up++) {
-        char *slash = strrchr(path, '/');
-        ck_assert_ptr_nonnull(slash);
-        *slash = '\0';
-    }
-    size_t n = strlen(path);
-    snprintf(path + n, sizeof path - n, "/%s", relative);
-    char *text = harness_read_file(path, len);
-    ck_assert_msg(text != NULL, "cannot read %s", path);
+    char *text = harness_source_file(relative, len);
+    ck_assert_msg(text != NULL, "cannot read %s", relative);
     return text;
 }
 

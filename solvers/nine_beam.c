@@ -65,6 +65,36 @@ static uint64_t board_hash(const nine_board *bd)
     return h ^ (h >> 31);
 }
 
+static uint64_t matrix_hash(const uint64_t *m, int n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < n; i++) h = (h ^ m[i]) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 29);
+}
+
+/* mode 1: invariant under turning A or B alone; mode 2: under turning both half way */
+static uint64_t class_hash(const nine_board *bd, int mode)
+{
+    uint64_t ra[4][NINE_MAX_N], rb[4][NINE_MAX_N];
+    int n = bd->n;
+    if (mode == 0) return board_hash(bd);
+    uint64_t ha = 0, hb = 0;
+    if (mode == 1) {
+        for (int q = 0; q < 4; q++) {
+            nine_board_rotate(ra[q], bd->a, n, q);
+            nine_board_rotate(rb[q], bd->b, n, q);
+            ha += matrix_hash(ra[q], n);
+            hb += matrix_hash(rb[q], n);
+        }
+        return (ha * 0x94D049BB133111EBull) ^ hb;
+    }
+    nine_board h = *bd;
+    nine_board_rotate(h.a, bd->a, n, 2);
+    nine_board_rotate(h.b, bd->b, n, 2);
+    uint64_t x = board_hash(bd), y = board_hash(&h);
+    return x < y ? x : y;
+}
+
 /* Boards already filed, with the least cost they were reached at: open addressing on the hash. */
 typedef struct seen_set {
     uint64_t *key;
@@ -173,6 +203,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                                    const nine_beam_params *p, int bound, nine_moves *out, budget *b)
 {
     int width = p->width, per_node = p->per_node;
+    int hash_mode = getenv("NINE_HMODE") ? atoi(getenv("NINE_HMODE")) : 0;
     long expansions = 0;
     tail_best tail = {-1, bound, 0, {0}};
     arena ar = {0};
@@ -237,7 +268,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                     if (ar.v[bk[worst]].ones <= x.ones) continue;
                 }
                 nine_step_apply(&child, lib, &x.step, NULL);
-                x.hash = board_hash(&child);
+                x.hash = class_hash(&child, hash_mode);
                 pack(&child, &x.board);
                 if (seen_before(&seen, x.hash, cg)) continue;
                 int xi = arena_push(&ar, &x);

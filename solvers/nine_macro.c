@@ -338,14 +338,14 @@ static bool pack_masks(nine_library *lib)
     }
     if (!lib->flat) return true;
     size_t count = lib->count > 0 ? (size_t)lib->count : 1;
-    lib->masks = malloc(sizeof *lib->masks * count);
+    lib->masks = malloc(sizeof *lib->masks * 4 * count);
     if (!lib->masks) return false;
-    for (int t = 0; t < lib->count; t++) {
+    for (size_t t = 0; t < (size_t)lib->count; t++) {
         const nine_macro *m = &lib->macros[t];
-        lib->masks[t][0] = m->flat_a[0];
-        lib->masks[t][1] = m->flat_a[1];
-        lib->masks[t][2] = m->flat_b[0];
-        lib->masks[t][3] = m->flat_b[1];
+        lib->masks[t] = m->flat_a[0];
+        lib->masks[count + t] = m->flat_a[1];
+        lib->masks[2 * count + t] = m->flat_b[0];
+        lib->masks[3 * count + t] = m->flat_b[1];
     }
     return true;
 }

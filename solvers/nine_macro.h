@@ -24,16 +24,17 @@ typedef struct nine_macro {
     uint64_t lead, lead_mirror; /* the columns of its leading swaps (and of its mirror's) */
 } nine_macro;
 
-typedef uint64_t nine_masks[4]; /* a macro's flat_a and flat_b, packed for the search loop */
-
 typedef struct nine_library {
     int n;
     int count;
     nine_macro *macros;
     uint16_t *pool; /* cell positions i * n + j */
     size_t pool_len;
-    bool flat;         /* n * n <= 128: the flat masks are filled */
-    nine_masks *masks; /* flat libraries: masks[i] of macros[i] */
+    bool flat; /* n * n <= 128: the flat masks are filled */
+    /* Flat libraries: the macros' flat_a[0], flat_a[1], flat_b[0] and flat_b[1] as four arrays
+     * of `count` (masks[w * count + i] for macros[i]), so that the search counts them all in one
+     * vector loop. */
+    uint64_t *masks;
     /* Large boards (no enumeration): the cells carried by the commutator Ca X Cb X' Ca X Cb,
      * comm[((x * n + a) * n + b) * 2 + 0] leaving A and [.. + 1] leaving B, as row << 8 | col;
      * -1 when a == b.

@@ -21,6 +21,10 @@
 #define BALL_SLOTS ((size_t)1 << BALL_SLOT_BITS)
 #define BALL_MAX_STATES (BALL_SLOTS * 7 / 10)
 #define ROT_BYTES 11 /* 81 cells */
+/* A one-bit-per-hash filter in front of the table: 2^22 bits (512 KiB, stays in the L2 cache)
+ * at most 7 % set, so most look-ups of states outside the ball end there without touching the
+ * 4 MiB table. */
+#define FILTER_BITS 22
 
 typedef struct tstate {
     uint64_t a[2], b[2];
@@ -33,6 +37,7 @@ struct nine_tail {
     uint64_t col[NINE_TAIL_MAX_N][2];   /* the cells of each column */
     uint64_t rot[2][ROT_BYTES][256][2]; /* [left, right][byte][value]: the cells it lands on */
     uint64_t *slots;                    /* fingerprint with the distance in its low 4 bits */
+    uint64_t *filter;                   /* bit h of every state's hash h (mod 2^FILTER_BITS) */
 };
 
 static void set_bit(uint64_t m[2], int p)
@@ -78,13 +83,14 @@ static uint64_t mix(uint64_t h)
     return h;
 }
 
-/* Two independent hashes: where the state is filed, and its fingerprint. */
-static void hash_state(const tstate *s, uint64_t *at, uint64_t *print)
+/* Two independent hashes: where the state is filed, and its fingerprint; and its filter bit. */
+static void hash_state(const tstate *s, uint64_t *at, uint64_t *print, uint64_t *bit)
 {
     uint64_t h = mix(s->a[0] * 0x9E3779B97F4A7C15ull ^ s->a[1]);
     h = mix(h ^ s->b[0] * 0x94D049BB133111EBull);
     h = mix(h ^ s->b[1] * 0xD6E8FEB86659FD93ull);
     *at = h >> (64 - BALL_SLOT_BITS);
+    *bit = h & (((uint64_t)1 << FILTER_BITS) - 1);
     uint64_t f = mix(h * 0xA0761D6478BD642Full ^ s->a[0] ^ (s->b[1] << 7));
     f &= ~(uint64_t)15;
     *print = f ? f : 16;
@@ -93,8 +99,9 @@ static void hash_state(const tstate *s, uint64_t *at, uint64_t *print)
 /* The distance filed for s (at most the radius), or -1. */
 static int lookup(const nine_tail *t, const tstate *s)
 {
-    uint64_t at, print;
-    hash_state(s, &at, &print);
+    uint64_t at, print, bit;
+    hash_state(s, &at, &print, &bit);
+    if (!((t->filter[bit / 64] >> (bit % 64)) & 1u)) return -1;
     for (size_t i = at;; i = (i + 1) & (BALL_SLOTS - 1)) {
         uint64_t e = t->slots[i];
         if (e == 0) return -1;
@@ -108,12 +115,13 @@ static int lookup(const nine_tail *t, const tstate *s)
 /* Files s at distance d unless already there; true when it was new. */
 static bool insert(nine_tail *t, const tstate *s, int d)
 {
-    uint64_t at, print;
-    hash_state(s, &at, &print);
+    uint64_t at, print, bit;
+    hash_state(s, &at, &print, &bit);
     for (size_t i = at;; i = (i + 1) & (BALL_SLOTS - 1)) {
         uint64_t e = t->slots[i];
         if (e == 0) {
             t->slots[i] = print | (uint64_t)d;
+            t->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
             return true;
         }
         if ((e & ~(uint64_t)15) == print) return false;
@@ -148,9 +156,10 @@ static void build_tables(nine_tail *t)
 static bool build_ball(nine_tail *t)
 {
     t->slots = calloc(BALL_SLOTS, sizeof *t->slots);
+    t->filter = calloc((size_t)1 << (FILTER_BITS - 6), sizeof *t->filter);
     tstate *cur = malloc(BALL_MAX_STATES * sizeof *cur);
     tstate *next = malloc(BALL_MAX_STATES * sizeof *next);
-    bool ok = t->slots && cur && next;
+    bool ok = t->slots && t->filter && cur && next;
     size_t cur_len = 0, total = 1;
     if (ok) {
         tstate goal = {{0, 0}, {t->full[0], t->full[1]}};
@@ -312,6 +321,7 @@ const nine_tail *nine_tail_get(int n)
             build_tables(t);
             if (!build_ball(t)) {
                 free(t->slots);
+                free(t->filter);
                 free(t);
                 t = NULL;
             }

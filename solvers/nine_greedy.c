@@ -183,16 +183,19 @@ NINE_POPCNT_CLONES static void offer_groups(const nine_board *bd, const nine_lib
 
 /* The best a flat library's macros could do from this board, all at once: for each, the most
  * ones of A its A sources hold over A's four turns minus the fewest ones of B its B sources
- * hold over B's (a bound on what any set-up removes). One loop with no branches, so that it
- * vectorizes: with AVX-512's vector popcount where the CPU has it (4x faster than popcnt one
- * word at a time), else as the hot loop below. Exact counts: every build gives the same. */
-static inline __attribute__((always_inline)) void flat_bounds_body(const nine_library *lib,
-                                                                   const uint64_t fa[4][2],
-                                                                   const uint64_t fb[4][2],
-                                                                   int8_t *bound)
+ * hold over B's (a bound on what any set-up removes), and its least cost (its length less the
+ * swaps that cancel against `tail`, the columns swapped at the end of the moves so far, at
+ * least 1). One loop with no branches, so that it vectorizes: with AVX-512's vector popcount
+ * where the CPU has it, else one word at a time. Exact counts: every build gives the same. */
+static inline __attribute__((always_inline)) void
+flat_bounds_body(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
+                 uint64_t tail, int8_t *restrict bound, int8_t *restrict least)
 {
     size_t count = (size_t)lib->count;
-    const uint64_t *a0 = lib->masks, *a1 = a0 + count, *b0 = a1 + count, *b1 = b0 + count;
+    const uint64_t *restrict a0 = lib->masks, *restrict a1 = a0 + count, *restrict b0 = a1 + count,
+                             *restrict b1 = b0 + count, *restrict lead = b1 + count,
+                             *restrict lead_mirror = lead + count,
+                             *restrict len = lead_mirror + count;
     uint64_t x0 = fa[0][0], x1 = fa[0][1], x2 = fa[1][0], x3 = fa[1][1], x4 = fa[2][0],
              x5 = fa[2][1], x6 = fa[3][0], x7 = fa[3][1];
     uint64_t y0 = fb[0][0], y1 = fb[0][1], y2 = fb[1][0], y3 = fb[1][1], y4 = fb[2][0],
@@ -209,37 +212,40 @@ static inline __attribute__((always_inline)) void flat_bounds_body(const nine_li
         int64_t g01 = g0 > g1 ? g0 : g1, g23 = g2 > g3 ? g2 : g3;
         int64_t l01 = l0 < l1 ? l0 : l1, l23 = l2 < l3 ? l2 : l3;
         bound[t] = (int8_t)((g01 > g23 ? g01 : g23) - (l01 < l23 ? l01 : l23));
+        int64_t s0 = __builtin_popcountll(tail & lead[t]);
+        int64_t s1 = __builtin_popcountll(tail & lead_mirror[t]);
+        int64_t l = (int64_t)len[t] - 2 * (s0 > s1 ? s0 : s1);
+        least[t] = (int8_t)(l < 1 ? 1 : l);
     }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target("avx512f,avx512vl,avx512vpopcntdq,popcnt"))) static void
 flat_bounds_avx512(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                   int8_t *bound)
+                   uint64_t tail, int8_t *bound, int8_t *least)
 {
-    flat_bounds_body(lib, fa, fb, bound);
+    flat_bounds_body(lib, fa, fb, tail, bound, least);
 }
 
-__attribute__((target("popcnt"))) static void flat_bounds_popcnt(const nine_library *lib,
-                                                                 const uint64_t fa[4][2],
-                                                                 const uint64_t fb[4][2],
-                                                                 int8_t *bound)
+__attribute__((target("popcnt"))) static void
+flat_bounds_popcnt(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
+                   uint64_t tail, int8_t *bound, int8_t *least)
 {
-    flat_bounds_body(lib, fa, fb, bound);
+    flat_bounds_body(lib, fa, fb, tail, bound, least);
 }
 #endif
 
 static void flat_bounds(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                        int8_t *bound)
+                        uint64_t tail, int8_t *bound, int8_t *least)
 {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
     if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vl"))
-        flat_bounds_avx512(lib, fa, fb, bound);
+        flat_bounds_avx512(lib, fa, fb, tail, bound, least);
     else if (__builtin_cpu_supports("popcnt"))
-        flat_bounds_popcnt(lib, fa, fb, bound);
+        flat_bounds_popcnt(lib, fa, fb, tail, bound, least);
     else
 #endif
-        flat_bounds_body(lib, fa, fb, bound);
+        flat_bounds_body(lib, fa, fb, tail, bound, least);
 }
 
 NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_library *lib,
@@ -255,14 +261,25 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
             flatten(rot_b[q], n, flat_b[q]);
         }
     }
-    int8_t bound[NINE_FLAT_MAX_MACROS];
+    int8_t bound[NINE_FLAT_MAX_MACROS], least_v[NINE_FLAT_MAX_MACROS];
     bool flat = lib->flat && lib->count <= NINE_FLAT_MAX_MACROS;
-    if (flat) flat_bounds(lib, flat_a, flat_b, bound);
+    if (flat) flat_bounds(lib, flat_a, flat_b, tail, bound, least_v);
     /* A step with no set-up whose leading swaps repeat trailing ones of the step before costs
      * two moves less per repeat (the pair cancels). At most this much for any macro: */
     int tail_count = __builtin_popcountll(tail);
     int max_save = 2 * (tail_count < lib->max_lead ? tail_count : lib->max_lead);
+    const uint64_t *lens = flat ? lib->masks + 6 * (size_t)lib->count : NULL;
+    const uint64_t *transfers = flat ? lens + lib->count : NULL;
     for (int mi = 0; mi < lib->count; mi++) {
+        /* The library is sorted by transfers / len: once even that cannot enter, stop. */
+        if (flat && found == k && (int)lens[mi] > max_save &&
+            !before((int)transfers[mi], (int)lens[mi] - max_save, &best[k - 1]))
+            break;
+        /* The vector pass's bound first (flat libraries): the test further down, made early,
+         * before the macro itself is read. */
+        if (flat &&
+            (bound[mi] <= 0 || (found == k && !before(bound[mi], least_v[mi], &best[k - 1]))))
+            continue;
         const nine_macro *m = &lib->macros[mi];
         int len = m->len;
         /* The library is sorted by transfers / len: once even that cannot enter, stop. */
@@ -274,9 +291,6 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
         if (least < 1) least = 1;
         int gain[4], loss[4], most = 0;
         const uint16_t *src = lib->pool + m->first;
-        /* The vector pass's bound first (flat libraries); it is the test below, made early. */
-        if (flat && (bound[mi] <= 0 || (found == k && !before(bound[mi], least, &best[k - 1]))))
-            continue;
         for (int q = 0; q < 4; q++) {
             gain[q] = lib->flat ? count_flat(flat_a[q], m->flat_a)
                                 : count_at(rot_a[q], n, src, m->transfers);

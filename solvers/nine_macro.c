@@ -338,7 +338,7 @@ static bool pack_masks(nine_library *lib)
     }
     if (!lib->flat) return true;
     size_t count = lib->count > 0 ? (size_t)lib->count : 1;
-    lib->masks = malloc(sizeof *lib->masks * 4 * count);
+    lib->masks = malloc(sizeof *lib->masks * 8 * count);
     if (!lib->masks) return false;
     for (size_t t = 0; t < (size_t)lib->count; t++) {
         const nine_macro *m = &lib->macros[t];
@@ -346,6 +346,10 @@ static bool pack_masks(nine_library *lib)
         lib->masks[count + t] = m->flat_a[1];
         lib->masks[2 * count + t] = m->flat_b[0];
         lib->masks[3 * count + t] = m->flat_b[1];
+        lib->masks[4 * count + t] = m->lead;
+        lib->masks[5 * count + t] = m->mirror ? m->lead_mirror : 0;
+        lib->masks[6 * count + t] = m->len;
+        lib->masks[7 * count + t] = m->transfers;
     }
     return true;
 }

@@ -31,9 +31,9 @@ typedef struct nine_library {
     uint16_t *pool; /* cell positions i * n + j */
     size_t pool_len;
     bool flat; /* n * n <= 128: the flat masks are filled */
-    /* Flat libraries: the macros' flat_a[0], flat_a[1], flat_b[0] and flat_b[1] as four arrays
-     * of `count` (masks[w * count + i] for macros[i]), so that the search counts them all in one
-     * vector loop. */
+    /* Flat libraries: the macros' flat_a[0], flat_a[1], flat_b[0], flat_b[1], lead,
+     * lead_mirror (0 without a mirror), len and transfers as eight arrays of `count` (masks[w * count + i]
+     * for macros[i]), so that the search prices them all in one vector loop. */
     uint64_t *masks;
     /* Large boards (no enumeration): the cells carried by the commutator Ca X Cb X' Ca X Cb,
      * comm[((x * n + a) * n + b) * 2 + 0] leaving A and [.. + 1] leaving B, as row << 8 | col;

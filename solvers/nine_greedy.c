@@ -248,6 +248,92 @@ static void flat_bounds(const nine_library *lib, const uint64_t fa[4][2], const 
         flat_bounds_body(lib, fa, fb, tail, bound, least);
 }
 
+/* The macros from `from` to `end` (< base + 64) a plain scan would read, as bits from base:
+ * those whose vector-pass bound can enter the shortlist, and those that end the scan. */
+NINE_POPCNT_CLONES static uint64_t visit_mask(const nine_library *lib, const int8_t *bound,
+                                              const int8_t *least, int base, int from, int end,
+                                              const nine_step *best, int found, int k, int max_save)
+{
+    const uint64_t *lens = lib->masks + 6 * (size_t)lib->count, *transfers = lens + lib->count;
+    uint64_t mask = 0;
+    if (found < k) {
+        for (int t = from; t < end; t++) mask |= (uint64_t)(bound[t] > 0) << (t - base);
+        return mask;
+    }
+    long wr = best[k - 1].red, wc = best[k - 1].cost;
+    for (int t = from; t < end; t++) {
+        long b = bound[t], l = least[t], len = (long)lens[t], tr = (long)transfers[t];
+        long lhs = b * wc, rhs = wr * l;
+        bool enters = b > 0 && (lhs > rhs || (lhs == rhs && b > wr));
+        long el = len - max_save, lhs2 = tr * wc, rhs2 = wr * el;
+        bool stops = len > max_save && !(lhs2 > rhs2 || (lhs2 == rhs2 && tr > wr));
+        mask |= (uint64_t)(enters | stops) << (t - base);
+    }
+    return mask;
+}
+
+/* Prices macro mi under the 16 set-ups into the shortlist best[0..*found) of k: -1 when the
+ * scan can stop here (the library is sorted by best possible rate), 1 when the shortlist
+ * changed, else 0. */
+NINE_POPCNT_CLONES static int price_macro(const nine_library *lib, int mi,
+                                          const uint64_t flat_a[4][2], const uint64_t flat_b[4][2],
+                                          uint64_t rot_a[4][NINE_MAX_N],
+                                          uint64_t rot_b[4][NINE_MAX_N], int n, uint64_t tail,
+                                          int max_save, nine_step *best, int *found_io, int k)
+{
+    int found = *found_io;
+    int offered = 0;
+    const nine_macro *m = &lib->macros[mi];
+    int len = m->len;
+    /* The library is sorted by transfers / len: once even that cannot enter, stop. */
+    if (found == k && len > max_save && !before(m->transfers, len - max_save, &best[k - 1]))
+        return -1;
+    int save = 2 * __builtin_popcountll(tail & m->lead);
+    int save_mirror = m->mirror ? 2 * __builtin_popcountll(tail & m->lead_mirror) : 0;
+    int least = len - (save > save_mirror ? save : save_mirror);
+    if (least < 1) least = 1;
+    int gain[4], loss[4], most = 0;
+    const uint16_t *src = lib->pool + m->first;
+    for (int q = 0; q < 4; q++) {
+        gain[q] =
+            lib->flat ? count_flat(flat_a[q], m->flat_a) : count_at(rot_a[q], n, src, m->transfers);
+        if (gain[q] > most) most = gain[q];
+    }
+    /* Even the best gain at the least cost cannot enter the list: skip the 16 set-ups. */
+    if (most == 0 || (found == k && !before(most, least, &best[k - 1]))) return 0;
+    int fewest = m->transfers;
+    for (int q = 0; q < 4; q++) {
+        loss[q] = lib->flat ? count_flat(flat_b[q], m->flat_b)
+                            : count_at(rot_b[q], n, src + m->transfers, m->transfers);
+        if (loss[q] < fewest) fewest = loss[q];
+    }
+    /* The same with the least loss; then per turn of A. */
+    if (most - fewest <= 0 || (found == k && !before(most - fewest, least, &best[k - 1]))) return 0;
+    for (int qa = 0; qa < 4; qa++) {
+        if (gain[qa] - fewest <= 0 ||
+            (found == k && !before(gain[qa] - fewest, least, &best[k - 1])))
+            continue;
+        for (int qb = 0; qb < 4; qb++) {
+            int red = gain[qa] - loss[qb];
+            if (red <= 0) continue;
+            /* Counts seen at turns (qa, qb) are also the mirror's at (qa + 2, qb + 2). */
+            int ma = (qa + 2) & 3, mb = (qb + 2) & 3;
+            int direct = len + setup_cost[qa] + setup_cost[qb] - (qa || qb ? 0 : save);
+            int mirrored = len + setup_cost[ma] + setup_cost[mb] - (ma || mb ? 0 : save_mirror);
+            bool use_mirror = m->mirror && mirrored < direct;
+            int sa = use_mirror ? ma : qa, sb = use_mirror ? mb : qb;
+            int cost = use_mirror ? mirrored : direct;
+            if (cost < 1) cost = 1;
+            if (found == k && !before(red, cost, &best[k - 1])) continue;
+            nine_step st = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
+            offer(best, &found, k, &st);
+            offered = 1;
+        }
+    }
+    *found_io = found;
+    return offered;
+}
+
 NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_library *lib,
                                             nine_step *best, int k, uint64_t tail)
 {
@@ -268,66 +354,32 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
      * two moves less per repeat (the pair cancels). At most this much for any macro: */
     int tail_count = __builtin_popcountll(tail);
     int max_save = 2 * (tail_count < lib->max_lead ? tail_count : lib->max_lead);
-    const uint64_t *lens = flat ? lib->masks + 6 * (size_t)lib->count : NULL;
-    const uint64_t *transfers = flat ? lens + lib->count : NULL;
-    for (int mi = 0; mi < lib->count; mi++) {
-        /* The library is sorted by transfers / len: once even that cannot enter, stop. */
-        if (flat && found == k && (int)lens[mi] > max_save &&
-            !before((int)transfers[mi], (int)lens[mi] - max_save, &best[k - 1]))
-            break;
-        /* The vector pass's bound first (flat libraries): the test further down, made early,
-         * before the macro itself is read. */
-        if (flat &&
-            (bound[mi] <= 0 || (found == k && !before(bound[mi], least_v[mi], &best[k - 1]))))
-            continue;
-        const nine_macro *m = &lib->macros[mi];
-        int len = m->len;
-        /* The library is sorted by transfers / len: once even that cannot enter, stop. */
-        if (found == k && len > max_save && !before(m->transfers, len - max_save, &best[k - 1]))
-            break;
-        int save = 2 * __builtin_popcountll(tail & m->lead);
-        int save_mirror = m->mirror ? 2 * __builtin_popcountll(tail & m->lead_mirror) : 0;
-        int least = len - (save > save_mirror ? save : save_mirror);
-        if (least < 1) least = 1;
-        int gain[4], loss[4], most = 0;
-        const uint16_t *src = lib->pool + m->first;
-        for (int q = 0; q < 4; q++) {
-            gain[q] = lib->flat ? count_flat(flat_a[q], m->flat_a)
-                                : count_at(rot_a[q], n, src, m->transfers);
-            if (gain[q] > most) most = gain[q];
-        }
-        /* Even the best gain at the least cost cannot enter the list: skip the 16 set-ups. */
-        if (most == 0 || (found == k && !before(most, least, &best[k - 1]))) continue;
-        int fewest = m->transfers;
-        for (int q = 0; q < 4; q++) {
-            loss[q] = lib->flat ? count_flat(flat_b[q], m->flat_b)
-                                : count_at(rot_b[q], n, src + m->transfers, m->transfers);
-            if (loss[q] < fewest) fewest = loss[q];
-        }
-        /* The same with the least loss; then per turn of A. */
-        if (most - fewest <= 0 || (found == k && !before(most - fewest, least, &best[k - 1])))
-            continue;
-        for (int qa = 0; qa < 4; qa++) {
-            if (gain[qa] - fewest <= 0 ||
-                (found == k && !before(gain[qa] - fewest, least, &best[k - 1])))
-                continue;
-            for (int qb = 0; qb < 4; qb++) {
-                int red = gain[qa] - loss[qb];
-                if (red <= 0) continue;
-                /* Counts seen at turns (qa, qb) are also the mirror's at (qa + 2, qb + 2). */
-                int ma = (qa + 2) & 3, mb = (qb + 2) & 3;
-                int direct = len + setup_cost[qa] + setup_cost[qb] - (qa || qb ? 0 : save);
-                int mirrored = len + setup_cost[ma] + setup_cost[mb] - (ma || mb ? 0 : save_mirror);
-                bool use_mirror = m->mirror && mirrored < direct;
-                int sa = use_mirror ? ma : qa, sb = use_mirror ? mb : qb;
-                int cost = use_mirror ? mirrored : direct;
-                if (cost < 1) cost = 1;
-                if (found == k && !before(red, cost, &best[k - 1])) continue;
-                nine_step s = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
-                offer(best, &found, k, &s);
+    if (flat) {
+        /* Only the macros the vector pass lets through (or that end the scan) are visited, 64
+         * at a time; the list is redrawn whenever the shortlist changes, so the same macros
+         * are read as by a plain loop. */
+        for (int base = 0; base < lib->count; base += 64) {
+            int end = base + 64 < lib->count ? base + 64 : lib->count;
+            uint64_t todo =
+                visit_mask(lib, bound, least_v, base, base, end, best, found, k, max_save);
+            while (todo) {
+                int mi = base + __builtin_ctzll(todo);
+                todo &= todo - 1;
+                int r = price_macro(lib, mi, flat_a, flat_b, rot_a, rot_b, n, tail, max_save, best,
+                                    &found, k);
+                if (r < 0) goto scanned;
+                if (r > 0)
+                    todo = visit_mask(lib, bound, least_v, base, mi + 1, end, best, found, k,
+                                      max_save);
             }
         }
+    } else {
+        for (int mi = 0; mi < lib->count; mi++)
+            if (price_macro(lib, mi, flat_a, flat_b, rot_a, rot_b, n, tail, max_save, best, &found,
+                            k) < 0)
+                break;
     }
+scanned:
     /* Enumerated libraries hold the groups that pay (bigger ones measured no gain on 9 x 9). */
     if (lib->comm && !lib->has_groups) offer_groups(bd, lib, rot_a, rot_b, best, &found, k);
     return found;

@@ -33,7 +33,7 @@ typedef struct node {
     uint64_t hash;
     int parent;
     nine_step step;
-    int g, ones;
+    int g, ones, key;
     nine_suffix suffix; /* prices the next step by what it really adds */
 } node;
 
@@ -204,6 +204,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
 {
     int width = p->width, per_node = p->per_node;
     int hash_mode = getenv("NINE_HMODE") ? atoi(getenv("NINE_HMODE")) : 0;
+    int tb_mode = getenv("NINE_TB") ? atoi(getenv("NINE_TB")) : 0;
     long expansions = 0;
     tail_best tail = {-1, bound, 0, {0}};
     arena ar = {0};
@@ -258,14 +259,22 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 x.step = steps[s];
                 x.g = cg;
                 x.ones = ar.v[pi].ones - steps[s].red;
+                {
+                    int tb = 0;
+                    if (tb_mode == 1) tb = (int)((((uint64_t)pi * 1000003u + (uint64_t)s) * 0x9E3779B97F4A7C15ull) >> 54);
+                    if (tb_mode == 2) tb = 1000 - 100 * __builtin_popcountll(nine_suffix_tail(&x.suffix));
+                    if (tb_mode == 3) tb = 1000 - 50 * steps[s].red;
+                    if (tb_mode == 4) tb = 50 * steps[s].red;
+                    x.key = x.ones * 1024 + tb;
+                }
                 int *bk = buckets + (size_t)cg * width;
                 /* The bucket's worst, to beat when it is full. */
                 int worst = -1;
                 if (fill[cg] == width) {
                     worst = 0;
                     for (int u = 1; u < width; u++)
-                        if (ar.v[bk[u]].ones > ar.v[bk[worst]].ones) worst = u;
-                    if (ar.v[bk[worst]].ones <= x.ones) continue;
+                        if (ar.v[bk[u]].key > ar.v[bk[worst]].key) worst = u;
+                    if (ar.v[bk[worst]].key <= x.key) continue;
                 }
                 nine_step_apply(&child, lib, &x.step, NULL);
                 x.hash = class_hash(&child, hash_mode);

@@ -189,13 +189,14 @@ NINE_POPCNT_CLONES static void offer_groups(const nine_board *bd, const nine_lib
  * where the CPU has it, else one word at a time. Exact counts: every build gives the same. */
 static inline __attribute__((always_inline)) void
 flat_bounds_body(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                 uint64_t tail, int8_t *restrict bound, int8_t *restrict least)
+                 uint64_t tail, int max_save, int8_t *restrict bound, int8_t *restrict least,
+                 int8_t *restrict trans, int8_t *restrict over)
 {
     size_t count = (size_t)lib->count;
     const uint64_t *restrict a0 = lib->masks, *restrict a1 = a0 + count, *restrict b0 = a1 + count,
                              *restrict b1 = b0 + count, *restrict lead = b1 + count,
                              *restrict lead_mirror = lead + count,
-                             *restrict len = lead_mirror + count;
+                             *restrict len = lead_mirror + count, *restrict transfers = len + count;
     uint64_t x0 = fa[0][0], x1 = fa[0][1], x2 = fa[1][0], x3 = fa[1][1], x4 = fa[2][0],
              x5 = fa[2][1], x6 = fa[3][0], x7 = fa[3][1];
     uint64_t y0 = fb[0][0], y1 = fb[0][1], y2 = fb[1][0], y3 = fb[1][1], y4 = fb[2][0],
@@ -216,59 +217,68 @@ flat_bounds_body(const nine_library *lib, const uint64_t fa[4][2], const uint64_
         int64_t s1 = __builtin_popcountll(tail & lead_mirror[t]);
         int64_t l = (int64_t)len[t] - 2 * (s0 > s1 ? s0 : s1);
         least[t] = (int8_t)(l < 1 ? 1 : l);
+        trans[t] = (int8_t)transfers[t];
+        over[t] = (int8_t)((int64_t)len[t] - max_save);
     }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target("avx512f,avx512vl,avx512vpopcntdq,popcnt"))) static void
 flat_bounds_avx512(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                   uint64_t tail, int8_t *bound, int8_t *least)
+                   uint64_t tail, int max_save, int8_t *bound, int8_t *least, int8_t *trans,
+                   int8_t *over)
 {
-    flat_bounds_body(lib, fa, fb, tail, bound, least);
+    flat_bounds_body(lib, fa, fb, tail, max_save, bound, least, trans, over);
 }
 
 __attribute__((target("popcnt"))) static void
 flat_bounds_popcnt(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                   uint64_t tail, int8_t *bound, int8_t *least)
+                   uint64_t tail, int max_save, int8_t *bound, int8_t *least, int8_t *trans,
+                   int8_t *over)
 {
-    flat_bounds_body(lib, fa, fb, tail, bound, least);
+    flat_bounds_body(lib, fa, fb, tail, max_save, bound, least, trans, over);
 }
 #endif
 
+/* The vector pass's results, one byte per macro. */
+typedef struct flat_prices {
+    int8_t bound[NINE_FLAT_MAX_MACROS], least[NINE_FLAT_MAX_MACROS];
+    int8_t trans[NINE_FLAT_MAX_MACROS]; /* its transfers */
+    int8_t over[NINE_FLAT_MAX_MACROS];  /* its length less the most any macro saves here */
+} flat_prices;
+
 static void flat_bounds(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                        uint64_t tail, int8_t *bound, int8_t *least)
+                        uint64_t tail, int max_save, flat_prices *fp)
 {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
     if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vl"))
-        flat_bounds_avx512(lib, fa, fb, tail, bound, least);
+        flat_bounds_avx512(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over);
     else if (__builtin_cpu_supports("popcnt"))
-        flat_bounds_popcnt(lib, fa, fb, tail, bound, least);
+        flat_bounds_popcnt(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over);
     else
 #endif
-        flat_bounds_body(lib, fa, fb, tail, bound, least);
+        flat_bounds_body(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over);
 }
 
-/* The macros from `from` to `end` (< base + 64) a plain scan would read, as bits from base:
- * those whose vector-pass bound can enter the shortlist, and those that end the scan. */
-NINE_POPCNT_CLONES static uint64_t visit_mask(const nine_library *lib, const int8_t *bound,
-                                              const int8_t *least, int base, int from, int end,
-                                              const nine_step *best, int found, int k, int max_save)
+/* The macros from `from` to `end` (<= base + 64) a plain scan would read, as bits from base:
+ * those whose vector-pass bound can enter the shortlist, and those that end the scan (the
+ * scan's own tests, on the vector pass's bytes; branch-free so that it vectorizes). */
+static uint64_t visit_mask(const flat_prices *fp, int base, int from, int end,
+                           const nine_step *best, int found, int k)
 {
-    const uint64_t *lens = lib->masks + 6 * (size_t)lib->count, *transfers = lens + lib->count;
-    uint64_t mask = 0;
-    if (found < k) {
-        for (int t = from; t < end; t++) mask |= (uint64_t)(bound[t] > 0) << (t - base);
-        return mask;
-    }
-    long wr = best[k - 1].red, wc = best[k - 1].cost;
+    uint8_t flag[64];
+    int wr = found < k ? 0 : best[k - 1].red, wc = found < k ? 0 : best[k - 1].cost;
+    int full = found == k;
     for (int t = from; t < end; t++) {
-        long b = bound[t], l = least[t], len = (long)lens[t], tr = (long)transfers[t];
-        long lhs = b * wc, rhs = wr * l;
-        bool enters = b > 0 && (lhs > rhs || (lhs == rhs && b > wr));
-        long el = len - max_save, lhs2 = tr * wc, rhs2 = wr * el;
-        bool stops = len > max_save && !(lhs2 > rhs2 || (lhs2 == rhs2 && tr > wr));
-        mask |= (uint64_t)(enters | stops) << (t - base);
+        int b = fp->bound[t], l = fp->least[t], tr = fp->trans[t], el = fp->over[t];
+        int lhs = b * wc, rhs = wr * l;
+        int enters = (b > 0) & ((!full) | (lhs > rhs) | ((lhs == rhs) & (b > wr)));
+        int lhs2 = tr * wc, rhs2 = wr * el;
+        int stops = full & (el > 0) & !((lhs2 > rhs2) | ((lhs2 == rhs2) & (tr > wr)));
+        flag[t - base] = (uint8_t)(enters | stops);
     }
+    uint64_t mask = 0;
+    for (int t = from; t < end; t++) mask |= (uint64_t)flag[t - base] << (t - base);
     return mask;
 }
 
@@ -347,30 +357,27 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
             flatten(rot_b[q], n, flat_b[q]);
         }
     }
-    int8_t bound[NINE_FLAT_MAX_MACROS], least_v[NINE_FLAT_MAX_MACROS];
+    flat_prices fp;
     bool flat = lib->flat && lib->count <= NINE_FLAT_MAX_MACROS;
-    if (flat) flat_bounds(lib, flat_a, flat_b, tail, bound, least_v);
     /* A step with no set-up whose leading swaps repeat trailing ones of the step before costs
      * two moves less per repeat (the pair cancels). At most this much for any macro: */
     int tail_count = __builtin_popcountll(tail);
     int max_save = 2 * (tail_count < lib->max_lead ? tail_count : lib->max_lead);
     if (flat) {
+        flat_bounds(lib, flat_a, flat_b, tail, max_save, &fp);
         /* Only the macros the vector pass lets through (or that end the scan) are visited, 64
          * at a time; the list is redrawn whenever the shortlist changes, so the same macros
          * are read as by a plain loop. */
         for (int base = 0; base < lib->count; base += 64) {
             int end = base + 64 < lib->count ? base + 64 : lib->count;
-            uint64_t todo =
-                visit_mask(lib, bound, least_v, base, base, end, best, found, k, max_save);
+            uint64_t todo = visit_mask(&fp, base, base, end, best, found, k);
             while (todo) {
                 int mi = base + __builtin_ctzll(todo);
                 todo &= todo - 1;
                 int r = price_macro(lib, mi, flat_a, flat_b, rot_a, rot_b, n, tail, max_save, best,
                                     &found, k);
                 if (r < 0) goto scanned;
-                if (r > 0)
-                    todo = visit_mask(lib, bound, least_v, base, mi + 1, end, best, found, k,
-                                      max_save);
+                if (r > 0) todo = visit_mask(&fp, base, mi + 1, end, best, found, k);
             }
         }
     } else {

@@ -374,10 +374,15 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
             while (todo) {
                 int mi = base + __builtin_ctzll(todo);
                 todo &= todo - 1;
+                int found_was = found, bar_red = found == k ? best[k - 1].red : 0,
+                    bar_cost = found == k ? best[k - 1].cost : 0;
                 int r = price_macro(lib, mi, flat_a, flat_b, rot_a, rot_b, n, tail, max_save, best,
                                     &found, k);
                 if (r < 0) goto scanned;
-                if (r > 0) todo = visit_mask(&fp, base, mi + 1, end, best, found, k);
+                /* Redrawn only when the bar to enter moved. */
+                if (r > 0 && found == k &&
+                    (found_was < k || best[k - 1].red != bar_red || best[k - 1].cost != bar_cost))
+                    todo = visit_mask(&fp, base, mi + 1, end, best, found, k);
             }
         }
     } else {

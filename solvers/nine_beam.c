@@ -33,7 +33,9 @@ typedef struct node {
     uint64_t hash;
     int parent;
     nine_step step;
-    int g, ones, key;
+    int g, ones;
+    int diag;           /* of the ones, those on A's diagonals (flat libraries, else 0) */
+    int score;          /* what a bucket keeps the least of: 2 ones - diag */
     nine_suffix suffix; /* prices the next step by what it really adds */
 } node;
 
@@ -65,36 +67,6 @@ static uint64_t board_hash(const nine_board *bd)
     return h ^ (h >> 31);
 }
 
-static uint64_t matrix_hash(const uint64_t *m, int n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int i = 0; i < n; i++) h = (h ^ m[i]) * 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 29);
-}
-
-/* mode 1: invariant under turning A or B alone; mode 2: under turning both half way */
-static uint64_t class_hash(const nine_board *bd, int mode)
-{
-    uint64_t ra[4][NINE_MAX_N], rb[4][NINE_MAX_N];
-    int n = bd->n;
-    if (mode == 0) return board_hash(bd);
-    uint64_t ha = 0, hb = 0;
-    if (mode == 1) {
-        for (int q = 0; q < 4; q++) {
-            nine_board_rotate(ra[q], bd->a, n, q);
-            nine_board_rotate(rb[q], bd->b, n, q);
-            ha += matrix_hash(ra[q], n);
-            hb += matrix_hash(rb[q], n);
-        }
-        return (ha * 0x94D049BB133111EBull) ^ hb;
-    }
-    nine_board h = *bd;
-    nine_board_rotate(h.a, bd->a, n, 2);
-    nine_board_rotate(h.b, bd->b, n, 2);
-    uint64_t x = board_hash(bd), y = board_hash(&h);
-    return x < y ? x : y;
-}
-
 /* Boards already filed, with the least cost they were reached at: open addressing on the hash. */
 typedef struct seen_set {
     uint64_t *key;
@@ -120,6 +92,19 @@ static bool seen_before(seen_set *s, uint64_t h, int g)
         if (probes > 64) return false;
     }
     return false;
+}
+
+/* The ones of A on the library's diagonal cells. */
+static int diagonal_ones(const nine_board *bd, const nine_library *lib)
+{
+    int n = bd->n, count = 0;
+    if (!lib->flat) return 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int p = i * n + j;
+            count += (int)((bd->a[i] >> j) & (lib->diag[p / 64] >> (p % 64)) & 1u);
+        }
+    return count;
 }
 
 static bool read_back(const arena *ar, int at, const nine_library *lib, const nine_board *start,
@@ -203,8 +188,6 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                                    const nine_beam_params *p, int bound, nine_moves *out, budget *b)
 {
     int width = p->width, per_node = p->per_node;
-    int hash_mode = getenv("NINE_HMODE") ? atoi(getenv("NINE_HMODE")) : 0;
-    int tb_mode = getenv("NINE_TB") ? atoi(getenv("NINE_TB")) : 0;
     long expansions = 0;
     tail_best tail = {-1, bound, 0, {0}};
     arena ar = {0};
@@ -220,6 +203,8 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     root.hash = board_hash(start);
     root.parent = -1;
     root.ones = nine_board_ones_a(start);
+    root.diag = diagonal_ones(start, lib);
+    root.score = 2 * root.ones - root.diag;
     int best = -1, at = -1;
     if (!buckets || !fill || !steps || !seen.key || !seen.cost ||
         (at = arena_push(&ar, &root)) < 0) {
@@ -259,25 +244,19 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 x.step = steps[s];
                 x.g = cg;
                 x.ones = ar.v[pi].ones - steps[s].red;
-                {
-                    int tb = 0;
-                    if (tb_mode == 1) tb = (int)((((uint64_t)pi * 1000003u + (uint64_t)s) * 0x9E3779B97F4A7C15ull) >> 54);
-                    if (tb_mode == 2) tb = 1000 - 100 * __builtin_popcountll(nine_suffix_tail(&x.suffix));
-                    if (tb_mode == 3) tb = 1000 - 50 * steps[s].red;
-                    if (tb_mode == 4) tb = 50 * steps[s].red;
-                    x.key = x.ones * 1024 + tb;
-                }
+                x.diag = ar.v[pi].diag - steps[s].red_diag;
+                x.score = 2 * x.ones - x.diag;
                 int *bk = buckets + (size_t)cg * width;
                 /* The bucket's worst, to beat when it is full. */
                 int worst = -1;
                 if (fill[cg] == width) {
                     worst = 0;
                     for (int u = 1; u < width; u++)
-                        if (ar.v[bk[u]].key > ar.v[bk[worst]].key) worst = u;
-                    if (ar.v[bk[worst]].key <= x.key) continue;
+                        if (ar.v[bk[u]].score > ar.v[bk[worst]].score) worst = u;
+                    if (ar.v[bk[worst]].score <= x.score) continue;
                 }
                 nine_step_apply(&child, lib, &x.step, NULL);
-                x.hash = class_hash(&child, hash_mode);
+                x.hash = board_hash(&child);
                 pack(&child, &x.board);
                 if (seen_before(&seen, x.hash, cg)) continue;
                 int xi = arena_push(&ar, &x);

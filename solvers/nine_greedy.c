@@ -175,7 +175,7 @@ NINE_POPCNT_CLONES static void offer_groups(const nine_board *bd, const nine_lib
                         if (*found == k && !before(red, cost, &best[k - 1])) continue;
                         nine_step s = {
                             kind == 0 ? -1 : -2, (uint8_t)qa,   (uint8_t)qb, red, cost, set,
-                            (uint8_t)x,          (uint8_t)lone, false};
+                            (uint8_t)x,          (uint8_t)lone, false,       0};
                         offer(best, found, k, &s);
                     }
         }
@@ -335,7 +335,14 @@ NINE_POPCNT_CLONES static int price_macro(const nine_library *lib, int mi,
             int cost = use_mirror ? mirrored : direct;
             if (cost < 1) cost = 1;
             if (found == k && !before(red, cost, &best[k - 1])) continue;
-            nine_step st = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror};
+            /* The diagonals are their own half turn: the mirror's count is the same. */
+            int red_diag = 0;
+            if (lib->flat) {
+                uint64_t da[2] = {m->flat_a[0] & lib->diag[0], m->flat_a[1] & lib->diag[1]};
+                uint64_t db[2] = {m->flat_b[0] & lib->diag[0], m->flat_b[1] & lib->diag[1]};
+                red_diag = count_flat(flat_a[qa], da) - count_flat(flat_b[qb], db);
+            }
+            nine_step st = {mi, (uint8_t)sa, (uint8_t)sb, red, cost, 0, 0, 0, use_mirror, red_diag};
             offer(best, &found, k, &st);
             offered = 1;
         }

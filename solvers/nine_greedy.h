@@ -29,6 +29,7 @@ typedef struct nine_step {
     uint64_t group;
     uint8_t turn, lone;
     bool mirrored; /* the library macro's mirror image (columns k -> n+1-k) */
+    int red_diag;  /* of `red`, the ones removed from A's diagonal cells (flat libraries) */
 } nine_step;
 
 /* The k best steps from bd by ratio red / cost (only steps that remove ones); returns how many.

@@ -337,6 +337,12 @@ static bool pack_masks(nine_library *lib)
         if (lead > lib->max_lead) lib->max_lead = lead;
     }
     if (!lib->flat) return true;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int p = i * n + j;
+            if ((i == j || i + j == n - 1) && !(i == j && i + j == n - 1))
+                lib->diag[p / 64] |= (uint64_t)1 << (p % 64);
+        }
     size_t count = lib->count > 0 ? (size_t)lib->count : 1;
     lib->masks = malloc(sizeof *lib->masks * 8 * count);
     if (!lib->masks) return false;

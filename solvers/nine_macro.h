@@ -32,9 +32,13 @@ typedef struct nine_library {
     size_t pool_len;
     bool flat; /* n * n <= 128: the flat masks are filled */
     /* Flat libraries: the macros' flat_a[0], flat_a[1], flat_b[0], flat_b[1], lead,
-     * lead_mirror (0 without a mirror), len and transfers as eight arrays of `count` (masks[w * count + i]
-     * for macros[i]), so that the search prices them all in one vector loop. */
+     * lead_mirror (0 without a mirror), len and transfers as eight arrays of `count` (masks[w *
+     * count + i] for macros[i]), so that the search prices them all in one vector loop. */
     uint64_t *masks;
+    /* Flat libraries: the cells of the diagonals (i = j or i + j = n - 1) but the centre. Every
+     * move keeps a value on them or off them (turns map the diagonals onto themselves, swaps
+     * keep positions), so only transfers change how many of A's ones sit there. */
+    uint64_t diag[2];
     /* Large boards (no enumeration): the cells carried by the commutator Ca X Cb X' Ca X Cb,
      * comm[((x * n + a) * n + b) * 2 + 0] leaving A and [.. + 1] leaving B, as row << 8 | col;
      * -1 when a == b.

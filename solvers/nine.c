@@ -17,7 +17,7 @@
 void nine_options_default(nine_options *o)
 {
     o->improve = true;
-    o->beam_width = 40;
+    o->beam_width = 64;
     o->beam_per_node = 16;
     o->max_expansions = 20000;
     o->tail = true;

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "nine.h"
+#include "nine_greedy.h"
+#include "nine_macro.h"
 #include "nine_tail.h"
 
 enum { MAXN = 64 };
@@ -482,6 +484,130 @@ START_TEST(the_exact_tail_finds_shortest_finishes)
 }
 END_TEST
 
+/* The shortlist of steps (nine_step_candidates: a vector pass over the library, then only the
+ * macros it lets through) against the test's own brute force: every library macro, and its
+ * mirror image where it has one, under all 16 set-ups, played out in the simulator. Each step
+ * returned must do what it says (ones removed from A, of them on A's diagonals, its moves), and
+ * the list must be the k best by ones per move (equal rates: more ones first). */
+static int ones_of_a(const grid *g, bool diagonal_only)
+{
+    int n = g->n, ones = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            bool diagonal = (i == j || i + j == n - 1) && !(i == j && i + j == n - 1);
+            if (!diagonal_only || diagonal) ones += g->a[i][j];
+        }
+    return ones;
+}
+
+/* Plays set-up turns (qa of A, qb of B, as AL / AL AL / AR) then the move codes[0..len) (AL,
+ * AR, BL, BR, then C1.. as in nine_board.h), by the statement's rules like sim_move but with
+ * no check per move: libcheck logs every assertion, and the brute force plays millions. */
+static void play(grid *g, int qa, int qb, const uint8_t *codes, int len)
+{
+    static const int lefts[4] = {0, 1, 2, 0}, rights[4] = {0, 0, 0, 1};
+    for (int t = 0; t < lefts[qa]; t++) sim_rotate(g->a, g->n, 1);
+    for (int t = 0; t < rights[qa]; t++) sim_rotate(g->a, g->n, 0);
+    for (int t = 0; t < lefts[qb]; t++) sim_rotate(g->b, g->n, 1);
+    for (int t = 0; t < rights[qb]; t++) sim_rotate(g->b, g->n, 0);
+    for (int t = 0; t < len; t++) {
+        int m = codes[t];
+        if (m < 4) {
+            sim_rotate(m < 2 ? g->a : g->b, g->n, m % 2 == 0);
+            continue;
+        }
+        for (int i = 0; i < g->n; i++) {
+            unsigned char x = g->a[i][m - 4];
+            g->a[i][m - 4] = g->b[i][m - 4];
+            g->b[i][m - 4] = x;
+        }
+    }
+}
+
+typedef struct rate {
+    int red, cost;
+} rate;
+
+/* Higher rate first; equal rates: more ones first. */
+static int by_rate_desc(const void *x, const void *y)
+{
+    const rate *a = x, *b = y;
+    long lhs = (long)a->red * b->cost, rhs = (long)b->red * a->cost;
+    if (lhs != rhs) return lhs > rhs ? -1 : 1;
+    return b->red - a->red;
+}
+
+START_TEST(the_shortlist_is_the_best_by_brute_force)
+{
+    static const int sizes[] = {4, 6, 9, 10};
+    static const int setup[4] = {0, 1, 2, 1};
+    enum { K = 16 };
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++)
+        for (int rep = 0; rep < 2; rep++) {
+            int n = sizes[c];
+            const nine_library *lib = nine_library_get(n);
+            ck_assert_ptr_nonnull(lib);
+            grid g;
+            random_solvable(&g, n);
+            nine_board bd;
+            to_board(&g, &bd);
+            nine_step steps[K];
+            int found = nine_step_candidates(&bd, lib, steps, K, 0);
+            int before_all = ones_of_a(&g, false), before_diag = ones_of_a(&g, true);
+            for (int t = 0; t < found; t++) {
+                uint8_t codes[NINE_STEP_MAX_MOVES];
+                int len = nine_step_moves(n, lib, &steps[t], codes);
+                grid w = g;
+                play(&w, steps[t].qa, steps[t].qb, codes, len);
+                ck_assert_int_eq(before_all - ones_of_a(&w, false), steps[t].red);
+                ck_assert_int_eq(before_diag - ones_of_a(&w, true), steps[t].red_diag);
+                ck_assert_int_eq(len + setup[steps[t].qa] + setup[steps[t].qb], steps[t].cost);
+            }
+            /* Brute force: per macro and set-up, the cheaper of the macro and its mirror (which
+             * does the same from the boards turned half way). */
+            rate *all = malloc(sizeof *all * (size_t)lib->count * 16);
+            ck_assert_ptr_nonnull(all);
+            int count = 0, mirror_wrong = 0; /* counted, not asserted: check logs each assert */
+            for (int mi = 0; mi < lib->count; mi++) {
+                const nine_macro *m = &lib->macros[mi];
+                for (int qa = 0; qa < 4; qa++)
+                    for (int qb = 0; qb < 4; qb++) {
+                        grid w = g;
+                        play(&w, qa, qb, m->moves, m->len);
+                        int red = before_all - ones_of_a(&w, false);
+                        int cost = m->len + setup[qa] + setup[qb];
+                        if (m->mirror) {
+                            uint8_t mirrored[NINE_MACRO_MAX_LEN];
+                            for (int t = 0; t < m->len; t++)
+                                mirrored[t] = m->moves[t] >= NINE_MOVE_C0
+                                                  ? (uint8_t)(NINE_MOVE_C0 + n - 1 -
+                                                              (m->moves[t] - NINE_MOVE_C0))
+                                                  : m->moves[t];
+                            int ma = (qa + 2) & 3, mb = (qb + 2) & 3;
+                            grid v = g;
+                            play(&v, ma, mb, mirrored, m->len);
+                            mirror_wrong += before_all - ones_of_a(&v, false) != red;
+                            int mirror_cost = m->len + setup[ma] + setup[mb];
+                            if (mirror_cost < cost) cost = mirror_cost;
+                        }
+                        if (red > 0) all[count++] = (rate){red, cost};
+                    }
+            }
+            ck_assert_int_eq(mirror_wrong, 0);
+            qsort(all, (size_t)count, sizeof *all, by_rate_desc);
+            ck_assert_int_eq(found, count < K ? count : K);
+            rate got[K];
+            for (int t = 0; t < found; t++) got[t] = (rate){steps[t].red, steps[t].cost};
+            qsort(got, (size_t)found, sizeof *got, by_rate_desc);
+            for (int t = 0; t < found; t++) {
+                ck_assert_int_eq(got[t].red, all[t].red);
+                ck_assert_int_eq(got[t].cost, all[t].cost);
+            }
+            free(all);
+        }
+}
+END_TEST
+
 /* The same board gets the same answer however busy the machine is: the searches are bounded by
  * work, not time. A few boards are solved once alone, then by several threads at once (each its
  * own copy of the list, in a different order), and every answer must match byte for byte. */
@@ -568,6 +694,7 @@ int main(void)
     tcase_add_test(tc, an_expired_budget_stops_the_construction);
     tcase_add_test(tc, the_same_board_gets_the_same_answer_under_load);
     tcase_add_test(tc, the_exact_tail_finds_shortest_finishes);
+    tcase_add_test(tc, the_shortlist_is_the_best_by_brute_force);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -50,7 +50,23 @@ typedef struct search {
     uint64_t nodes;
     uint64_t table_hits;
     uint64_t bound_cuts;
+    uint64_t commute_cuts;
 } search;
+
+#define NO_PREV (-1)
+
+/* Two swaps of different blocks that make no run, at a = (ax, ay) and (bx, by), each with its
+ * right neighbour: whether one makes a run depends only on the cells within two of its own in
+ * its row and in its two columns, so when neither writes where the other reads, both orders
+ * give the same board, and each stays a swap that makes no run after the other. */
+static inline bool swaps_independent(int a, int bx, int by)
+{
+    int dx = a / 16 - bx, dy = a % 16 - by;
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    /* Other rows and no common column, rows three apart, or one row and columns far apart. */
+    return (dy && dx >= 2) || dy >= 3 || dx >= 4;
+}
 
 /* Bit 0 of each nibble set where that nibble of v is nonzero. */
 static inline uint64_t nib_nonzero(uint64_t v)
@@ -171,12 +187,6 @@ static inline mayan_counts one_at(int x)
     return (mayan_counts)1 << (4 * x);
 }
 
-/* Is colour c's column spread valid as it stands (D = 0)? Absent colours are. */
-static inline bool spread_valid(search *s, mayan_counts c)
-{
-    return !c || mayan_displacement(s->bound, c, 0) == 0;
-}
-
 /* Would swapping (x, y) = v with (x + 1, y) = u (u != v, both blocks) make a run? On a still
  * board every new run holds one of the two swapped cells, so four cells of the row and two
  * short stretches of the two columns decide it; most swaps make no run at all. */
@@ -229,38 +239,69 @@ static bool child_spreads(search *s, const mayan_counts *cc, const mayan_counts 
     return true;
 }
 
-/* The shifts of one block that leave a colour's spread valid: bit x of `right` for x -> x+1,
- * of `left` for x -> x-1. Computed on demand for the last move. */
-typedef struct shifts {
-    unsigned right, left;
-} shifts;
+/* D of one colour after one of its blocks moves a column (x -> x + 1 or x -> x - 1), before
+ * anything vanishes: computed on demand, once per node and shift, for one cap (the child's moves
+ * left; 0 at the last move, where it only tells whether the spread is then valid). */
+typedef struct shift_bounds {
+    int cap;
+    uint32_t known_right[MAYAN_MAX_COLOUR + 1], known_left[MAYAN_MAX_COLOUR + 1];
+    unsigned char right[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
+    unsigned char left[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
+} shift_bounds;
 
-static shifts valid_shifts(search *s, mayan_counts c)
+static void shift_bounds_init(shift_bounds *sb, int colours, int cap)
 {
-    shifts r = {0, 0};
-    for (int x = 0; x < s->width; x++) {
-        if (!((c >> (4 * x)) & 15)) continue;
-        if (x + 1 < s->width && spread_valid(s, c - one_at(x) + one_at(x + 1))) r.right |= 1u << x;
-        if (x > 0 && spread_valid(s, c - one_at(x) + one_at(x - 1))) r.left |= 1u << x;
-    }
-    return r;
+    sb->cap = cap;
+    size_t bytes = (size_t)(colours + 1) * sizeof sb->known_right[0];
+    memset(sb->known_right, 0, bytes);
+    memset(sb->known_left, 0, bytes);
 }
 
-typedef struct shift_cache {
-    unsigned known;
-    shifts of[MAYAN_MAX_COLOUR + 1];
-} shift_cache;
-
-static inline shifts shifts_of(search *s, const mayan_counts *cc, shift_cache *sc, unsigned v)
+static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
+                                int x)
 {
-    if (!(sc->known & 1u << v)) sc->of[v] = valid_shifts(s, cc[v]), sc->known |= 1u << v;
-    return sc->of[v];
+    if (!(sb->known_right[v] >> x & 1)) {
+        mayan_counts c = cc[v] - one_at(x) + one_at(x + 1);
+        sb->right[v][x] = (unsigned char)mayan_displacement(s->bound, c, sb->cap);
+        sb->known_right[v] |= 1u << x;
+    }
+    return sb->right[v][x];
+}
+
+static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
+                               int x)
+{
+    if (!(sb->known_left[v] >> x & 1)) {
+        mayan_counts c = cc[v] - one_at(x) + one_at(x - 1);
+        sb->left[v][x] = (unsigned char)mayan_displacement(s->bound, c, sb->cap);
+        sb->known_left[v] |= 1u << x;
+    }
+    return sb->left[v][x];
+}
+
+/* Bit 0 of each nibble set where column c holds colour v (1..15). */
+static inline uint64_t nib_is(column c, unsigned v)
+{
+    return ~nib_nonzero(c ^ (NIB_LOW * v)) & NIB_LOW;
+}
+
+/* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
+static bool empties(const column *col, int w, int x, int y, int dir, bool swapping, unsigned v,
+                    unsigned u)
+{
+    column child[MAYAN_MAX_SIDE];
+    if (swapping)
+        swap(col, w, x, y, v, u, child);
+    else
+        drag(col, w, x, y, v, x + dir, child);
+    int lo = dir > 0 ? x : x - 1;
+    return settle(child, w, lo, lo + 1, NULL) && board_empty(child, w);
 }
 
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
  * stands (the cascade moves no block sideways). A move shifts one block of at most two colours;
  * so it must shift every colour whose spread is invalid now, and leave the shifted ones valid.
- * Those tests are bit masks; only moves that pass them are played out. */
+ * Those tests come before anything is played out. */
 static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
                       int ply)
 {
@@ -268,20 +309,28 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     unsigned invalid = 0;
     for (int v = 1; v <= s->colours; v++)
         if (d[v]) invalid |= 1u << v;
-    shift_cache sc = {0};
     int bad = __builtin_popcount(invalid);
+    if (bad > 2) return false;
+    shift_bounds sb;
+    shift_bounds_init(&sb, s->colours, 0);
     if (bad == 2) {
-        /* One swap of the two colours across one border has to mend both. */
+        /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
-        shifts sa = shifts_of(s, cc, &sc, a), sb = shifts_of(s, cc, &sc, b);
-        if (!((sa.right & sb.left >> 1) | (sb.right & sa.left >> 1))) return false;
-    } else if (bad == 1) {
-        shifts sa = shifts_of(s, cc, &sc, (unsigned)__builtin_ctz(invalid));
-        if (!(sa.right | sa.left)) return false;
-    } else if (bad > 2) {
+        for (int x = 0; x + 1 < w; x++) {
+            uint64_t rows = (nib_is(col[x], a) & nib_is(col[x + 1], b)) |
+                            (nib_is(col[x], b) & nib_is(col[x + 1], a));
+            for (; rows; rows &= rows - 1) {
+                int y = __builtin_ctzll(rows) / 4;
+                unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
+                if (!shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1) &&
+                    swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
+                    s->path[ply] = (mayan_move){x, y, 1};
+                    return true;
+                }
+            }
+        }
         return false;
     }
-    column child[MAYAN_MAX_SIDE];
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
@@ -292,31 +341,21 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
                 /* A swap; an equal one changes nothing and cannot empty the board. */
                 unsigned u = col_get(col[x + 1], y);
                 if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
-                    (shifts_of(s, cc, &sc, v).right >> x & 1) &&
-                    (shifts_of(s, cc, &sc, u).left >> (x + 1) & 1) &&
-                    swap_makes_run(col, w, x, y, v, u)) {
-                    swap(col, w, x, y, v, u, child);
-                    if (settle(child, w, x, x + 1, NULL) && board_empty(child, w)) {
-                        s->path[ply] = (mayan_move){x, y, 1};
-                        return true;
-                    }
-                }
-            } else if (x + 1 < w && !(invalid & ~(1u << v)) &&
-                       (shifts_of(s, cc, &sc, v).right >> x & 1)) {
-                drag(col, w, x, y, v, x + 1, child);
-                if (settle(child, w, x, x + 1, NULL) && board_empty(child, w)) {
+                    !shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1) &&
+                    swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
                 }
+            } else if (x + 1 < w && !(invalid & ~(1u << v)) && !shifted_right(s, cc, &sb, v, x) &&
+                       empties(col, w, x, y, 1, false, v, 0)) {
+                s->path[ply] = (mayan_move){x, y, 1};
+                return true;
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
-            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) &&
-                (shifts_of(s, cc, &sc, v).left >> x & 1)) {
-                drag(col, w, x, y, v, x - 1, child);
-                if (settle(child, w, x - 1, x, NULL) && board_empty(child, w)) {
-                    s->path[ply] = (mayan_move){x, y, -1};
-                    return true;
-                }
+            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) && !shifted_left(s, cc, &sb, v, x) &&
+                empties(col, w, x, y, -1, false, v, 0)) {
+                s->path[ply] = (mayan_move){x, y, -1};
+                return true;
             }
         }
     }
@@ -324,32 +363,39 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply);
+                int left, int ply, int prev);
 
-/* Searches the child reached by move (x, y, dir) with left - 1 >= 1 moves to go. child_cc holds
- * the child's counts before settling. `still`: the move made no run (nothing to settle). */
-static bool try_child(search *s, column *child, mayan_counts *child_cc, const mayan_counts *cc,
-                      const unsigned char *d, bool still, int left, int ply, int x, int y, int dir)
+/* Searches the child reached by move (x, y, dir) with left - 1 >= 1 moves to go. child_cc and
+ * child_d hold the child's counts and D before settling (they passed the bound). `still`: the
+ * move made no run (nothing to settle, so they are final). */
+static bool try_child(search *s, column *child, mayan_counts *child_cc, unsigned char *child_d,
+                      bool still, int left, int ply, int x, int y, int dir, int prev)
 {
     if (!still) {
         /* The move changed columns x and x + dir only. */
         int lo = dir > 0 ? x : x - 1;
+        mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
+        memcpy(moved_cc, child_cc, (size_t)(s->colours + 1) * sizeof *child_cc);
         /* An empty board allows no move. */
         if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width))
             return false;
+        /* Settling only removes lines, so it may raise D but never lowers it: check again. */
+        spreads moved_d;
+        memcpy(moved_d, child_d, sizeof moved_d);
+        if (!child_spreads(s, child_cc, moved_cc, moved_d, left - 1, child_d)) {
+            s->bound_cuts++;
+            return false;
+        }
     }
-    spreads child_d;
-    if (!child_spreads(s, child_cc, cc, d, left - 1, child_d)) {
-        s->bound_cuts++;
-        return false;
-    }
-    bool found = dfs(s, child, child_cc, child_d, left - 1, ply + 1);
+    bool found = dfs(s, child, child_cc, child_d, left - 1, ply + 1, prev);
     if (found) s->path[ply] = (mayan_move){x, y, dir};
     return found;
 }
 
+/* prev: the move that led here when it was a swap of two different blocks that made no run,
+ * as x * 16 + y (NO_PREV otherwise). */
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply)
+                int left, int ply, int prev)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
@@ -375,6 +421,18 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     column child[MAYAN_MAX_SIDE];
     mayan_counts child_cc[MAYAN_MAX_COLOUR + 1];
     size_t cc_bytes = (size_t)(s->colours + 1) * sizeof *cc;
+    /* The bound on a child from its counts as the move leaves them, before any run vanishes:
+     * settling cannot rescue a child ruled out there (mayan_bound.h). A move changes the D of
+     * the one or two colours it shifts; every other colour must already fit in left - 1. */
+    int cap = left - 1, sum = 0;
+    unsigned over = 0;
+    for (int v = 1; v <= s->colours; v++) {
+        sum += d[v];
+        if (d[v] > cap) over |= 1u << v;
+    }
+    shift_bounds sb;
+    shift_bounds_init(&sb, s->colours, cap);
+    spreads child_d;
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
@@ -382,37 +440,69 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         for (int y = 0; y < hx; y++) {
             unsigned v = col_get(col[x], y);
             if (x + 1 < w) {
-                bool still = false, skip = false;
-                memcpy(child_cc, cc, cc_bytes);
-                if (y < hr) {
-                    unsigned u = col_get(col[x + 1], y);
-                    if (u == v) {
-                        /* An equal swap changes nothing: the first one stands for all. */
-                        still = true;
-                        skip = noop_tried;
-                        noop_tried = true;
-                    } else {
-                        still = !swap_makes_run(col, w, x, y, v, u);
-                    }
-                    /* u moves left (for an equal swap this cancels v's shift below). */
-                    child_cc[u] += one_at(x) - one_at(x + 1);
-                    if (!skip) swap(col, w, x, y, v, u, child);
+                bool swapping = y < hr;
+                unsigned u = swapping ? col_get(col[x + 1], y) : 0;
+                int dv = d[v], du = u ? d[u] : 0, child_sum = sum;
+                bool pass;
+                if (u == v) {
+                    /* An equal swap changes nothing: the first one stands for all. */
+                    pass = !noop_tried && !over && sum <= 2 * cap;
+                    noop_tried = true;
                 } else {
-                    drag(col, w, x, y, v, x + 1, child);
+                    dv = shifted_right(s, cc, &sb, v, x);
+                    child_sum += dv - d[v];
+                    pass = dv <= cap && !(over & ~(1u << v | 1u << u));
+                    if (pass && swapping) {
+                        du = shifted_left(s, cc, &sb, u, x + 1);
+                        child_sum += du - d[u];
+                        pass = du <= cap;
+                    }
+                    pass = pass && child_sum <= 2 * cap;
+                    if (!pass) s->bound_cuts++;
                 }
-                if (!skip) {
+                bool still = u == v;
+                if (pass && swapping && u != v) {
+                    still = !swap_makes_run(col, w, x, y, v, u);
+                    /* Two swaps far apart commute: after the earlier one (in the contest's
+                     * order) came first, the search was already here, and found nothing. */
+                    if (still && prev != NO_PREV && x * 16 + y < prev &&
+                        swaps_independent(prev, x, y)) {
+                        s->commute_cuts++;
+                        pass = false;
+                    }
+                }
+                if (pass) {
+                    memcpy(child_cc, cc, cc_bytes);
+                    memcpy(child_d, d, sizeof child_d);
                     child_cc[v] += one_at(x + 1) - one_at(x);
-                    if (try_child(s, child, child_cc, cc, d, still, left, ply, x, y, 1))
+                    child_d[v] = (unsigned char)dv;
+                    if (swapping) {
+                        child_cc[u] += one_at(x) - one_at(x + 1);
+                        child_d[u] = (unsigned char)du;
+                        swap(col, w, x, y, v, u, child);
+                    } else {
+                        drag(col, w, x, y, v, x + 1, child);
+                    }
+                    int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
+                    if (try_child(s, child, child_cc, child_d, still, left, ply, x, y, 1, next))
                         return true;
                     if (s->timed_out) return false;
                 }
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl) {
-                drag(col, w, x, y, v, x - 1, child);
+                int dv = shifted_left(s, cc, &sb, v, x);
+                if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap) {
+                    s->bound_cuts++;
+                    continue;
+                }
                 memcpy(child_cc, cc, cc_bytes);
+                memcpy(child_d, d, sizeof child_d);
                 child_cc[v] += one_at(x - 1) - one_at(x);
-                if (try_child(s, child, child_cc, cc, d, false, left, ply, x, y, -1)) return true;
+                child_d[v] = (unsigned char)dv;
+                drag(col, w, x, y, v, x - 1, child);
+                if (try_child(s, child, child_cc, child_d, false, left, ply, x, y, -1, NO_PREV))
+                    return true;
                 if (s->timed_out) return false;
             }
         }
@@ -483,11 +573,12 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
             mayan_bound_free(s.bound);
             return out->status = MAYAN_NO_MEMORY;
         }
-        found = dfs(&s, col, cc, d, moves, 0);
+        found = dfs(&s, col, cc, d, moves, 0, NO_PREV);
     }
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;
+    out->commute_cuts = s.commute_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&s.table);
         mayan_table_free(&s.table);

@@ -363,39 +363,80 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply, int prev);
+                int left, int ply, int prev, const uint64_t *known_key);
 
-/* Searches the child reached by move (x, y, dir) with left - 1 >= 1 moves to go. child_cc and
- * child_d hold the child's counts and D before settling (they passed the bound). `still`: the
- * move made no run (nothing to settle, so they are final). */
-static bool try_child(search *s, column *child, mayan_counts *child_cc, unsigned char *child_d,
-                      bool still, int left, int ply, int x, int y, int dir, int prev)
+/* A child that passed the bound, waiting to be searched: children are made a few at a time and
+ * their table buckets asked for at once, then searched in the contest's order. */
+typedef struct pending {
+    column col[MAYAN_MAX_SIDE];
+    mayan_counts cc[MAYAN_MAX_COLOUR + 1];
+    spreads d;
+    uint64_t key[MAYAN_MAX_SIDE];
+    int x, y, dir, prev;
+} pending;
+
+#define BATCH 8
+
+/* Settles the child reached by move (x, y, dir) (child_cc and child_d: its counts and D before
+ * settling, which passed the bound; `still`: the move made no run, so they are final) and checks
+ * the bound again. false when that rules it out. */
+static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsigned char *child_d,
+                         bool still, int left, int x, int dir)
 {
-    if (!still) {
-        /* The move changed columns x and x + dir only. */
-        int lo = dir > 0 ? x : x - 1;
-        mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
-        memcpy(moved_cc, child_cc, (size_t)(s->colours + 1) * sizeof *child_cc);
-        /* An empty board allows no move. */
-        if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width))
-            return false;
-        /* Settling only removes lines, so it may raise D but never lowers it: check again. */
-        spreads moved_d;
-        memcpy(moved_d, child_d, sizeof moved_d);
-        if (!child_spreads(s, child_cc, moved_cc, moved_d, left - 1, child_d)) {
-            s->bound_cuts++;
-            return false;
-        }
+    if (still) return true;
+    /* The move changed columns x and x + dir only. */
+    int lo = dir > 0 ? x : x - 1;
+    mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
+    memcpy(moved_cc, child_cc, (size_t)(s->colours + 1) * sizeof *child_cc);
+    /* An empty board allows no move. */
+    if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width)) return false;
+    /* Settling only removes lines, so it may raise D but never lowers it: check again. */
+    spreads moved_d;
+    memcpy(moved_d, child_d, sizeof moved_d);
+    if (!child_spreads(s, child_cc, moved_cc, moved_d, left - 1, child_d)) {
+        s->bound_cuts++;
+        return false;
     }
-    bool found = dfs(s, child, child_cc, child_d, left - 1, ply + 1, prev);
-    if (found) s->path[ply] = (mayan_move){x, y, dir};
-    return found;
+    return true;
+}
+
+/* Searches the pending children in order; true when one holds a solution (path set). */
+static bool search_pending(search *s, pending *p, int count, int left, int ply)
+{
+    for (int i = 0; i < count; i++) {
+        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].prev, p[i].key)) {
+            s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
+            return true;
+        }
+        if (s->timed_out) return false;
+    }
+    return false;
+}
+
+/* Queues the child (already made in p[*count]) when it passes; searches the queue when full. */
+static bool push_child(search *s, pending *p, int *count, bool still, int left, int ply, int x,
+                       int y, int dir, int prev)
+{
+    pending *c = &p[*count];
+    if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
+    c->x = x, c->y = y, c->dir = dir, c->prev = prev;
+    if (!s->use_table || left - 1 < s->table_from) {
+        /* No table below: nothing to ask memory for, search it now. */
+        bool found = dfs(s, c->col, c->cc, c->d, left - 1, ply + 1, prev, NULL);
+        if (found) s->path[ply] = (mayan_move){x, y, dir};
+        return found;
+    }
+    mayan_key_pack(c->col, s->width, s->height, c->key);
+    mayan_table_prefetch(&s->table, c->key);
+    if (++*count < BATCH) return false;
+    *count = 0;
+    return search_pending(s, p, BATCH, left, ply);
 }
 
 /* prev: the move that led here when it was a swap of two different blocks that made no run,
  * as x * 16 + y (NO_PREV otherwise). */
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply, int prev)
+                int left, int ply, int prev, const uint64_t *known_key)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
@@ -404,7 +445,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     bool use_table = s->use_table && left >= s->table_from;
     uint64_t key[MAYAN_MAX_SIDE];
     if (use_table) {
-        mayan_key_pack(col, s->width, s->height, key);
+        if (known_key)
+            memcpy(key, known_key, (size_t)s->key_words * sizeof *key);
+        else
+            mayan_key_pack(col, s->width, s->height, key);
         if (mayan_table_failed(&s->table, key, left)) {
             s->table_hits++;
             return false;
@@ -418,8 +462,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     int w = s->width;
     bool noop_tried = false;
-    column child[MAYAN_MAX_SIDE];
-    mayan_counts child_cc[MAYAN_MAX_COLOUR + 1];
+    pending queue[BATCH];
+    int queued = 0;
     size_t cc_bytes = (size_t)(s->colours + 1) * sizeof *cc;
     /* The bound on a child from its counts as the move leaves them, before any run vanishes:
      * settling cannot rescue a child ruled out there (mayan_bound.h). A move changes the D of
@@ -432,7 +476,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, cap);
-    spreads child_d;
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
@@ -472,8 +515,11 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     }
                 }
                 if (pass) {
+                    column *child = queue[queued].col;
+                    mayan_counts *child_cc = queue[queued].cc;
+                    unsigned char *child_d = queue[queued].d;
                     memcpy(child_cc, cc, cc_bytes);
-                    memcpy(child_d, d, sizeof child_d);
+                    memcpy(child_d, d, sizeof(spreads));
                     child_cc[v] += one_at(x + 1) - one_at(x);
                     child_d[v] = (unsigned char)dv;
                     if (swapping) {
@@ -484,8 +530,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         drag(col, w, x, y, v, x + 1, child);
                     }
                     int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
-                    if (try_child(s, child, child_cc, child_d, still, left, ply, x, y, 1, next))
-                        return true;
+                    if (push_child(s, queue, &queued, still, left, ply, x, y, 1, next)) return true;
                     if (s->timed_out) return false;
                 }
             }
@@ -496,17 +541,21 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     s->bound_cuts++;
                     continue;
                 }
+                column *child = queue[queued].col;
+                mayan_counts *child_cc = queue[queued].cc;
+                unsigned char *child_d = queue[queued].d;
                 memcpy(child_cc, cc, cc_bytes);
-                memcpy(child_d, d, sizeof child_d);
+                memcpy(child_d, d, sizeof(spreads));
                 child_cc[v] += one_at(x - 1) - one_at(x);
                 child_d[v] = (unsigned char)dv;
                 drag(col, w, x, y, v, x - 1, child);
-                if (try_child(s, child, child_cc, child_d, false, left, ply, x, y, -1, NO_PREV))
-                    return true;
+                if (push_child(s, queue, &queued, false, left, ply, x, y, -1, NO_PREV)) return true;
                 if (s->timed_out) return false;
             }
         }
     }
+    if (search_pending(s, queue, queued, left, ply)) return true;
+    if (s->timed_out) return false;
     if (use_table) mayan_table_add_failure(&s->table, key, left);
     return false;
 }
@@ -573,7 +622,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
             mayan_bound_free(s.bound);
             return out->status = MAYAN_NO_MEMORY;
         }
-        found = dfs(&s, col, cc, d, moves, 0, NO_PREV);
+        found = dfs(&s, col, cc, d, moves, 0, NO_PREV, NULL);
     }
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;

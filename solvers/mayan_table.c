@@ -1,7 +1,9 @@
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "mayan_table.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define WAYS 4
 #define FIRST_BUCKETS 1024
@@ -97,12 +99,20 @@ static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict
     return true;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static bool allocate(mayan_table *t, size_t nbuckets)
 {
-    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. */
+    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. A big table
+     * is probed at random: on 2 MiB pages (where the kernel allows them) a probe rarely misses
+     * the TLB as well as the cache. */
     size_t bytes = nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
-    uint64_t *slots = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    uint64_t *slots = aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!slots) return false;
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE) madvise(slots, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+#endif
     memset(slots, 0, bytes);
     t->slots = slots;
     t->nbuckets = nbuckets;
@@ -129,6 +139,13 @@ void mayan_table_free(mayan_table *t)
 size_t mayan_table_bytes(const mayan_table *t)
 {
     return t->nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
+}
+
+void mayan_table_prefetch(const mayan_table *t, const uint64_t *key)
+{
+    const uint64_t *bucket = bucket_of(t, key);
+    size_t bytes = WAYS * slot_words(t) * sizeof(uint64_t);
+    for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch((const char *)bucket + at);
 }
 
 bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)

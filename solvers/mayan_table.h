@@ -35,4 +35,7 @@ size_t mayan_table_bytes(const mayan_table *t);
 bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth);
 void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth);
 
+/* Asks the memory for key's bucket ahead of mayan_table_failed (a hint; changes nothing). */
+void mayan_table_prefetch(const mayan_table *t, const uint64_t *key);
+
 #endif

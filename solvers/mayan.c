@@ -476,11 +476,33 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, cap);
+    /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
+     * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
+     * it is over by 2): only the cells of such colours are tried (in order). */
+    int excess = sum - 2 * cap;
+    uint64_t inv[MAYAN_MAX_SIDE + 1] = {0};
+    if (excess > 0) {
+        unsigned invalid = 0;
+        for (int v = 1; v <= s->colours; v++)
+            if (d[v]) invalid |= 1u << v;
+        for (int x = 0; x < w; x++)
+            for (unsigned m = invalid; m; m &= m - 1)
+                inv[x] |= nib_is(col[x], (unsigned)__builtin_ctz(m));
+    }
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
-        for (int y = 0; y < hx; y++) {
+        uint64_t rows = NIB_LOW & (hx < 16 ? (1ULL << (4 * hx)) - 1 : ~0ULL);
+        if (excess > 0) {
+            /* Swaps (rows under hr) need v or u of such a colour (both when over by 2); drags
+             * need v of one, and cannot mend two. inv[w] is 0: no column there. */
+            uint64_t below_hr = NIB_LOW & (hr < 16 ? (1ULL << (4 * hr)) - 1 : ~0ULL);
+            uint64_t swaps = excess > 1 ? inv[x] & inv[x + 1] : inv[x] | inv[x + 1];
+            rows &= (swaps & below_hr) | (excess > 1 ? 0 : inv[x]);
+        }
+        for (; rows; rows &= rows - 1) {
+            int y = __builtin_ctzll(rows) / 4;
             unsigned v = col_get(col[x], y);
             if (x + 1 < w) {
                 bool swapping = y < hr;

@@ -51,6 +51,9 @@ typedef struct search {
     uint64_t table_hits;
     uint64_t bound_cuts;
     uint64_t commute_cuts;
+    /* The move made at each ply of the current path when it was a swap of two different blocks
+     * that made no run, as x * 16 + y; NO_PREV otherwise. */
+    int chain[MAYAN_MAX_MOVES];
 } search;
 
 #define NO_PREV (-1)
@@ -66,6 +69,20 @@ static inline bool swaps_independent(int a, int bx, int by)
     dy = dy < 0 ? -dy : dy;
     /* Other rows and no common column, rows three apart, or one row and columns far apart. */
     return (dy && dx >= 2) || dy >= 3 || dx >= 4;
+}
+
+/* Would the still swap at (x, y), made now at `ply`, reach a board the search has already
+ * searched with as many moves left? Swaps that commute can be reordered: if it commutes with
+ * the trailing still swaps of the path back to one that comes after it in the contest's order,
+ * putting it in that one's place gives a smaller path to the same board, searched (or proven
+ * without solution) before this one. */
+static bool reached_before(const search *s, int ply, int x, int y)
+{
+    for (int j = ply - 1; j >= 0 && s->chain[j] != NO_PREV; j--) {
+        if (!swaps_independent(s->chain[j], x, y)) return false;
+        if (x * 16 + y < s->chain[j]) return true;
+    }
+    return false;
 }
 
 /* Bit 0 of each nibble set where that nibble of v is nonzero. */
@@ -201,6 +218,34 @@ static bool swap_makes_run(const column *col, int width, int x, int y, unsigned 
     b = (b & ~m) | ((uint64_t)v << (4 * y));
     uint64_t ea = nib_same(a, a >> 4), eb = nib_same(b, b >> 4);
     return (ea & (ea >> 4)) | (eb & (eb >> 4));
+}
+
+static inline void swap_cells(column *col, int x, int y)
+{
+    uint64_t m = (uint64_t)15 << (4 * y);
+    column a = col[x] & m, b = col[x + 1] & m;
+    col[x] = (col[x] & ~m) | b;
+    col[x + 1] = (col[x + 1] & ~m) | a;
+}
+
+/* The same question as reached_before for the last move alone, tested on the cells: the still
+ * swap (x, y) at board col, after the still swap p = chain[ply - 1] made from board B. When
+ * the two touch different cells, and (x, y) makes no run on B and p none after it, the smaller
+ * path (x, y), p reached this same board first. */
+static bool pair_reached_before(const search *s, const column *col, int ply, int x, int y)
+{
+    int p = ply > 0 ? s->chain[ply - 1] : NO_PREV;
+    if (p == NO_PREV || x * 16 + y > p) return false;
+    int px = p / 16, py = p % 16;
+    if (py == y && px - x <= 1 && x - px <= 1) return false; /* a shared cell */
+    column b[MAYAN_MAX_SIDE];
+    memcpy(b, col, (size_t)s->width * sizeof *col);
+    swap_cells(b, px, py); /* B */
+    unsigned v = col_get(b[x], y), u = col_get(b[x + 1], y);
+    if (swap_makes_run(b, s->width, x, y, v, u)) return false;
+    swap_cells(b, x, y); /* B after (x, y) */
+    v = col_get(b[px], py), u = col_get(b[px + 1], py);
+    return !swap_makes_run(b, s->width, px, py, v, u);
 }
 
 /* The board after dragging (x, y) = v into the empty air of column to = x +- 1. */
@@ -363,7 +408,7 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply, int prev, const uint64_t *known_key);
+                int left, int ply, const uint64_t *known_key);
 
 /* A child that passed the bound, waiting to be searched: children are made a few at a time and
  * their table buckets asked for at once, then searched in the contest's order. */
@@ -372,7 +417,7 @@ typedef struct pending {
     mayan_counts cc[MAYAN_MAX_COLOUR + 1];
     spreads d;
     uint64_t key[MAYAN_MAX_SIDE];
-    int x, y, dir, prev;
+    int x, y, dir, code; /* code: see search.chain */
 } pending;
 
 #define BATCH 8
@@ -404,7 +449,8 @@ static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsig
 static bool search_pending(search *s, pending *p, int count, int left, int ply)
 {
     for (int i = 0; i < count; i++) {
-        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].prev, p[i].key)) {
+        s->chain[ply] = p[i].code;
+        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].key)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
             return true;
         }
@@ -415,14 +461,15 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
 
 /* Queues the child (already made in p[*count]) when it passes; searches the queue when full. */
 static bool push_child(search *s, pending *p, int *count, bool still, int left, int ply, int x,
-                       int y, int dir, int prev)
+                       int y, int dir, int code)
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
-    c->x = x, c->y = y, c->dir = dir, c->prev = prev;
+    c->x = x, c->y = y, c->dir = dir, c->code = code;
     if (!s->use_table || left - 1 < s->table_from) {
         /* No table below: nothing to ask memory for, search it now. */
-        bool found = dfs(s, c->col, c->cc, c->d, left - 1, ply + 1, prev, NULL);
+        s->chain[ply] = code;
+        bool found = dfs(s, c->col, c->cc, c->d, left - 1, ply + 1, NULL);
         if (found) s->path[ply] = (mayan_move){x, y, dir};
         return found;
     }
@@ -433,10 +480,8 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
     return search_pending(s, p, BATCH, left, ply);
 }
 
-/* prev: the move that led here when it was a swap of two different blocks that made no run,
- * as x * 16 + y (NO_PREV otherwise). */
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply, int prev, const uint64_t *known_key)
+                int left, int ply, const uint64_t *known_key)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
@@ -528,10 +573,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 bool still = u == v;
                 if (pass && swapping && u != v) {
                     still = !swap_makes_run(col, w, x, y, v, u);
-                    /* Two swaps far apart commute: after the earlier one (in the contest's
-                     * order) came first, the search was already here, and found nothing. */
-                    if (still && prev != NO_PREV && x * 16 + y < prev &&
-                        swaps_independent(prev, x, y)) {
+                    if (still &&
+                        (reached_before(s, ply, x, y) || pair_reached_before(s, col, ply, x, y))) {
                         s->commute_cuts++;
                         pass = false;
                     }
@@ -644,7 +687,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
             mayan_bound_free(s.bound);
             return out->status = MAYAN_NO_MEMORY;
         }
-        found = dfs(&s, col, cc, d, moves, 0, NO_PREV, NULL);
+        found = dfs(&s, col, cc, d, moves, 0, NULL);
     }
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;

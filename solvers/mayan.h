@@ -48,7 +48,7 @@ typedef struct mayan_result {
 #define MAYAN_TABLE_MAX_BYTES ((size_t)64 << 20)
 /* Nodes with fewer moves left than this are not recorded. 1: every depth (leaving out depth 1
  * or 2 was measured equal or slower, with 2-3x the nodes; bench/RESULTS-mayan.md). */
-#define MAYAN_TABLE_FROM 2
+#define MAYAN_TABLE_FROM 1
 
 /* Settles the board first (an initial board may hold runs), then searches. Returns out->status.
  * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out. */

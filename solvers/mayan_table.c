@@ -33,8 +33,7 @@ static size_t slot_words(const mayan_table *t)
     return (size_t)t->words + 1;
 }
 
-/* splitmix64's finaliser over the running sum of the words: every key bit reaches the low
- * bits that pick the bucket. */
+/* splitmix64's finaliser */
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 30;
@@ -44,11 +43,15 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The words weighted by distinct odd constants (independent products, so a 16-word key of a
+ * 16 x 16 board costs about as much as a short one), then one finaliser: every key bit reaches
+ * the low bits that pick the bucket. */
 static uint64_t key_hash(const uint64_t *key, int words)
 {
     uint64_t h = 0x243F6A8885A308D3ULL;
-    for (int i = 0; i < words; i++) h = mix(h + key[i]);
-    return h;
+    for (int i = 0; i < words; i++)
+        h += key[i] * ((0x9E3779B97F4A7C15ULL + (uint64_t)i * 0xD6E8FEB86659FD94ULL) | 1);
+    return mix(h);
 }
 
 static bool same_key(const uint64_t *a, const uint64_t *b, int words)

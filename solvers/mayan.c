@@ -674,7 +674,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
                 .table_from = MAYAN_TABLE_FROM,
                 .b = b};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */
-    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : 16))
+    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : board->width > 8 ? 18 : 16))
         return out->status = MAYAN_NO_MEMORY;
     bool found = false;
     mayan_counts none[MAYAN_MAX_COLOUR + 1] = {0};

@@ -422,6 +422,18 @@ typedef struct pending {
 
 #define BATCH 8
 
+/* Is the failure table worth asking about a node with `left` moves and bounds d? With one move
+ * left and two or more colours out of place, the last move is found or refused from a few bit
+ * masks (last_move): faster than a probe into a large table, and the table stays smaller. */
+static bool table_pays(const search *s, const unsigned char *d, int left)
+{
+    if (!s->use_table || left < s->table_from) return false;
+    if (left > 1) return true;
+    int bad = 0;
+    for (int v = 1; v <= s->colours; v++) bad += d[v] > 0;
+    return bad < 2;
+}
+
 /* Settles the child reached by move (x, y, dir) (child_cc and child_d: its counts and D before
  * settling, which passed the bound; `still`: the move made no run, so they are final) and checks
  * the bound again. false when that rules it out. */
@@ -466,7 +478,7 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
     c->x = x, c->y = y, c->dir = dir, c->code = code;
-    if (!s->use_table || left - 1 < s->table_from) {
+    if (!table_pays(s, c->d, left - 1)) {
         /* No table below: nothing to ask memory for, search it now. */
         s->chain[ply] = code;
         bool found = dfs(s, c->col, c->cc, c->d, left - 1, ply + 1, NULL);
@@ -487,7 +499,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         s->timed_out = true;
         return false;
     }
-    bool use_table = s->use_table && left >= s->table_from;
+    bool use_table = table_pays(s, d, left);
     uint64_t key[MAYAN_MAX_SIDE];
     if (use_table) {
         if (known_key)

@@ -418,6 +418,7 @@ typedef struct pending {
     spreads d;
     uint64_t key[MAYAN_MAX_SIDE];
     int x, y, dir, code; /* code: see search.chain */
+    bool keyed;          /* key holds the packed board (the table is asked about it) */
 } pending;
 
 #define BATCH 8
@@ -462,7 +463,7 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
 {
     for (int i = 0; i < count; i++) {
         s->chain[ply] = p[i].code;
-        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].key)) {
+        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
             return true;
         }
@@ -471,22 +472,20 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
     return false;
 }
 
-/* Queues the child (already made in p[*count]) when it passes; searches the queue when full. */
+/* Queues the child (already made in p[*count]) when it passes; searches the queue when full.
+ * A child the table is not asked about waits its turn all the same: children are searched in
+ * the contest's order. */
 static bool push_child(search *s, pending *p, int *count, bool still, int left, int ply, int x,
                        int y, int dir, int code)
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
     c->x = x, c->y = y, c->dir = dir, c->code = code;
-    if (!table_pays(s, c->d, left - 1)) {
-        /* No table below: nothing to ask memory for, search it now. */
-        s->chain[ply] = code;
-        bool found = dfs(s, c->col, c->cc, c->d, left - 1, ply + 1, NULL);
-        if (found) s->path[ply] = (mayan_move){x, y, dir};
-        return found;
+    c->keyed = table_pays(s, c->d, left - 1);
+    if (c->keyed) {
+        mayan_key_pack(c->col, s->width, s->height, c->key);
+        mayan_table_prefetch(&s->table, c->key);
     }
-    mayan_key_pack(c->col, s->width, s->height, c->key);
-    mayan_table_prefetch(&s->table, c->key);
     if (++*count < BATCH) return false;
     *count = 0;
     return search_pending(s, p, BATCH, left, ply);

@@ -125,6 +125,16 @@ static harness_response post(const harness_server *s, const char *path, const ch
     return r;
 }
 
+/* The server still answers after what a test did to it, and stops cleanly. */
+static void healthy_then_stop(harness_server *s)
+{
+    harness_response h;
+    ck_assert(harness_request(s, "GET", "/healthz", NULL, NULL, 0, NULL, &h));
+    ck_assert_int_eq(h.status, 200);
+    harness_response_free(&h);
+    ck_assert_int_eq(harness_stop(s), 0);
+}
+
 /* ---- strict HTTP -------------------------------------------------------------------------- */
 
 static const struct {
@@ -237,12 +247,7 @@ START_TEST(library_refusals_are_json)
         json_decref(root);
         free(r.text);
     }
-    /* The server still answers afterwards. */
-    harness_response ok;
-    ck_assert(harness_request(&s, "GET", "/healthz", NULL, NULL, 0, NULL, &ok));
-    ck_assert_int_eq(ok.status, 200);
-    harness_response_free(&ok);
-    ck_assert_int_eq(harness_stop(&s), 0);
+    healthy_then_stop(&s);
 }
 END_TEST
 
@@ -582,11 +587,7 @@ START_TEST(request_deadline_closes_slow_clients)
         ck_assert_msg(closed, "case %zu: a trickling request was kept", i);
         close(fd);
     }
-    harness_response h;
-    ck_assert(harness_request(&s, "GET", "/healthz", NULL, NULL, 0, NULL, &h));
-    ck_assert_int_eq(h.status, 200);
-    harness_response_free(&h);
-    ck_assert_int_eq(harness_stop(&s), 0);
+    healthy_then_stop(&s);
 }
 END_TEST
 

@@ -40,6 +40,7 @@ typedef struct search {
     int height;
     int colours;   /* the highest colour on the board */
     int key_words; /* the table key: the board packed by mayan_key_pack */
+    int cell_bits; /* 3 when no colour exceeds 7, else 4 */
     budget *b;
     bool use_table;
     int table_from; /* the fewest moves left that the table records */
@@ -416,7 +417,7 @@ typedef struct pending {
     column col[MAYAN_MAX_SIDE];
     mayan_counts cc[MAYAN_MAX_COLOUR + 1];
     spreads d;
-    uint64_t key[MAYAN_MAX_SIDE];
+    uint64_t key[MAYAN_TABLE_MAX_WORDS];
     int x, y, dir, code; /* code: see search.chain */
     bool keyed;          /* key holds the packed board (the table is asked about it) */
 } pending;
@@ -483,7 +484,7 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
     c->x = x, c->y = y, c->dir = dir, c->code = code;
     c->keyed = table_pays(s, c->d, left - 1);
     if (c->keyed) {
-        mayan_key_pack(c->col, s->width, s->height, c->key);
+        mayan_key_pack(c->col, s->width, s->height, s->cell_bits, c->key);
         mayan_table_prefetch(&s->table, c->key);
     }
     if (++*count < BATCH) return false;
@@ -499,12 +500,12 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         return false;
     }
     bool use_table = table_pays(s, d, left);
-    uint64_t key[MAYAN_MAX_SIDE];
+    uint64_t key[MAYAN_TABLE_MAX_WORDS];
     if (use_table) {
         if (known_key)
             memcpy(key, known_key, (size_t)s->key_words * sizeof *key);
         else
-            mayan_key_pack(col, s->width, s->height, key);
+            mayan_key_pack(col, s->width, s->height, s->cell_bits, key);
         if (mayan_table_failed(&s->table, key, left)) {
             s->table_hits++;
             return false;
@@ -681,7 +682,8 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     search s = {.width = board->width,
                 .height = board->height,
                 .colours = colours,
-                .key_words = mayan_key_words(board->width, board->height),
+                .cell_bits = colours <= 7 ? 3 : 4,
+                .key_words = mayan_key_words(board->width, board->height, colours <= 7 ? 3 : 4),
                 .table_from = MAYAN_TABLE_FROM,
                 .b = b};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */

@@ -754,31 +754,36 @@ END_TEST
 /* Cell (x, y) lands at bit 4 * (x * height + y) of the key, for every shape. */
 START_TEST(key_packs_every_cell)
 {
-    for (int i = 0; i < 2000; i++) {
-        int w = 1 + rnd(16), h = 1 + rnd(16);
+    for (int i = 0; i < 4000; i++) {
+        int w = 1 + rnd(16), h = 1 + rnd(16), cell_bits = 3 + i % 2;
         uint64_t columns[16] = {0};
         int cell[16][16] = {{0}};
         for (int x = 0; x < w; x++) {
             int hx = rnd(h + 1);
             for (int y = 0; y < hx; y++) {
-                cell[x][y] = 1 + rnd(10);
+                cell[x][y] = 1 + rnd(cell_bits == 3 ? 7 : 10);
                 columns[x] |= (uint64_t)cell[x][y] << (4 * y);
             }
         }
-        uint64_t key[16];
+        uint64_t key[MAYAN_TABLE_MAX_WORDS + 1];
         memset(key, 0xAB, sizeof key);
-        int words = mayan_key_words(w, h);
-        ck_assert_int_eq(words, (w * h * 4 + 63) / 64);
-        mayan_key_pack(columns, w, h, key);
+        int words = mayan_key_words(w, h, cell_bits);
+        ck_assert_int_eq(words, (w * h * cell_bits + MAYAN_TABLE_MASK_BITS + 63) / 64);
+        ck_assert_int_le(words, MAYAN_TABLE_MAX_WORDS);
+        mayan_key_pack(columns, w, h, cell_bits, key);
+        ck_assert_uint_eq(key[words], 0xABABABABABABABABULL); /* nothing written past the key */
         for (int x = 0; x < w; x++)
             for (int y = 0; y < h; y++) {
-                int bit = 4 * (x * h + y);
-                int got = (int)(key[bit / 64] >> (bit % 64)) & 15;
+                int got = 0;
+                for (int j = 0; j < cell_bits; j++) {
+                    int bit = cell_bits * (x * h + y) + j;
+                    got |= (int)(key[bit / 64] >> (bit % 64) & 1) << j;
+                }
                 ck_assert_int_eq(got, cell[x][y]);
             }
-        /* Bits past the board are zero. */
-        int used = 4 * w * h;
-        if (used % 64) ck_assert_uint_eq(key[words - 1] >> (used % 64), 0);
+        /* Bits past the board, the table's mask bits among them, are zero. */
+        for (int bit = cell_bits * w * h; bit < 64 * words; bit++)
+            ck_assert_uint_eq(key[bit / 64] >> (bit % 64) & 1, 0);
     }
 }
 END_TEST

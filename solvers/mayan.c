@@ -1,5 +1,5 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with four cuts that never remove that solution (each proves a
+ * the lexicographically smallest one, with five cuts that never remove that solution (each proves a
  * node has none):
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
@@ -7,16 +7,22 @@
  *     swap of two equal colours leaves the board as it is, so only the first one is tried.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
  *  2. A lower bound on the moves a board needs (mayan_bound.h): each colour's least sideways
- *     displacement to a spread that lines can clear. A child whose bound exceeds its moves left
+ *     displacement D to a spread that lines can clear. A child whose bound exceeds its moves left
  *     is cut before it is searched (or looked up). A colour of 1 or 2 blocks has no such spread:
  *     the old dead-colour rule is the bound's special case. Each colour carries its per-column
- *     counts, updated by the move and by settling.
+ *     counts, updated by the move and by settling. Settling removes lines, and lines are a valid
+ *     spread, so it never lowers D: the bound is checked on the counts the move leaves before
+ *     the move is played out, and again after settling.
  *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
  *     depends only on its board and the moves left, so a second visit finds nothing new. Only
  *     completed searches are recorded (never one cut short by the budget), and keys are exact.
+ *     Children are made a few at a time, their buckets prefetched, then searched in order.
  *  4. With one move left, the move must empty the board: it must make a run, and it must leave
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
  *     tested on a few cells and bit masks before any copying.
+ *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
+ *     path that could be reordered into a smaller one reaching the same board is skipped (the
+ *     smaller one came first and found nothing; reached_before, pair_reached_before).
  *
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
  * only the columns that changed (and their neighbours, for rows) are scanned.

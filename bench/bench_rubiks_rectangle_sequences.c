@@ -8,6 +8,9 @@
  *   build/bench/bench_rubiks_rectangle_sequences 14 16 climb hill climbing, 400 restarts each
  *   build/bench/bench_rubiks_rectangle_sequences 29 32 triple three pairs, hill climbing from
  *       3 random starts per length and class (odd pairs first), about 10 ms per score
+ *   build/bench/bench_rubiks_rectangle_sequences 36 36 quad [steps [mask]] four pairs (events
+ *       of the fourth: d, e), one start per class (or only the class of odd-pair mask), about
+ *       0.1-0.2 s per score
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,17 +48,18 @@ static void offer(best_list *best, const uint8_t *rows, int len)
     }
 }
 
-/* Three pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose odd
- * pairs come first; the solver maps a block's pairs onto them. */
-static void triple(int len, int restarts, int steps)
+/* Three or four pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose
+ * odd pairs come first; the solver maps a block's pairs onto them. */
+static void multi(int len, int pairs, int restarts, int steps, int only)
 {
-    static const uint8_t ev3[6] = {1, 2, 5, 6, 9, 10};
-    static const unsigned classes[4] = {0, 1, 3, 7};
-    srand(777u + (unsigned)len);
-    for (int k = 0; k < 4; k++) {
+    static const uint8_t ev[8] = {1, 2, 5, 6, 9, 10, 13, 14};
+    static const unsigned classes[5] = {0, 1, 3, 7, 15};
+    int events = 2 * pairs;
+    srand(777u + (unsigned)len + 1000u * (unsigned)(pairs - 3));
+    for (int k = 0; k <= pairs; k++) {
         unsigned want = classes[k];
-        int odd = (want & 1) + ((want >> 1) & 1) + (want >> 2);
-        if ((odd & 1) != (len & 1)) continue; /* every event flips one pair's parity */
+        if ((k & 1) != (len & 1)) continue; /* every event flips one pair's parity */
+        if (only >= 0 && (unsigned)only != want) continue;
         double best = 99;
         char best_text[RR_SEQ_MAX + 1] = "";
         for (int r = 0; r < restarts; r++) {
@@ -64,13 +68,13 @@ static void triple(int len, int restarts, int steps)
             do {
                 par = 0;
                 for (int i = 0; i < len; i++) {
-                    do cur[i] = ev3[rand() % 6];
+                    do cur[i] = ev[rand() % events];
                     while (i > 0 && cur[i] == cur[i - 1]);
                     par ^= 1u << RR_ROW_PAIR(cur[i]);
                 }
             } while (par != want);
             rubiks_rectangle_seq_free(&seq);
-            rubiks_rectangle_seq_init(&group, cur, len, 3, &seq);
+            rubiks_rectangle_seq_init(&group, cur, len, pairs, &seq);
             double m = seq.complete ? seq.mean_cost : 99;
             for (int step = 0; step < steps; step++) {
                 uint8_t t[RR_SEQ_MAX];
@@ -89,17 +93,20 @@ static void triple(int len, int restarts, int steps)
                     if (t[i] == t[i - 1]) ok = false;
                 if (!ok) continue;
                 rubiks_rectangle_seq_free(&seq);
-                rubiks_rectangle_seq_init(&group, t, len, 3, &seq);
-                double m2 = seq.complete && seq.pairs == 3 ? seq.mean_cost : 99;
-                if (m2 <= m) m = m2, memcpy(cur, t, sizeof t);
+                rubiks_rectangle_seq_init(&group, t, len, pairs, &seq);
+                double m2 = seq.complete && seq.pairs == pairs ? seq.mean_cost : 99;
+                if (m2 <= m) {
+                    if (m2 < m) printf("  step %d: %.4f\n", step, m2), fflush(stdout);
+                    m = m2, memcpy(cur, t, sizeof t);
+                }
             }
             if (m < best) {
                 best = m;
-                for (int i = 0; i < len; i++) best_text[i] = "0123456789a"[cur[i]];
+                for (int i = 0; i < len; i++) best_text[i] = "0123456789abcdef"[cur[i]];
                 best_text[len] = '\0';
             }
         }
-        printf("length %2d, three pairs, odd mask %u: mean %.4f  \"%s\"\n", len, want, best,
+        printf("length %2d, %d pairs, odd mask %u: mean %.4f  \"%s\"\n", len, pairs, want, best,
                best_text);
         fflush(stdout);
     }
@@ -161,13 +168,20 @@ int main(int argc, char **argv)
     int from = argc > 1 ? atoi(argv[1]) : 6, to = argc > 2 ? atoi(argv[2]) : 10;
     bool hill = argc > 3 && strcmp(argv[3], "climb") == 0;
     bool three = argc > 3 && strcmp(argv[3], "triple") == 0;
+    bool four = argc > 3 && strcmp(argv[3], "quad") == 0;
+    int steps = argc > 4 ? atoi(argv[4]) : 500, only = argc > 5 ? atoi(argv[5]) : -1;
     if (from < 1 || to > RR_SEQ_MAX || from > to) {
         fprintf(stderr, "lengths must lie in 1..%d\n", RR_SEQ_MAX);
         return 1;
     }
     rubiks_rectangle_group_init(&group);
+    if (four) {
+        for (int len = from; len <= to; len++) multi(len, 4, 1, steps, only);
+        rubiks_rectangle_seq_free(&seq);
+        return 0;
+    }
     if (three) {
-        for (int len = from; len <= to; len++) triple(len, 3, 500);
+        for (int len = from; len <= to; len++) multi(len, 3, 3, steps, only);
         rubiks_rectangle_seq_free(&seq);
         return 0;
     }

@@ -8,9 +8,9 @@
  *   build/bench/bench_rubiks_rectangle_sequences 14 16 climb hill climbing, 400 restarts each
  *   build/bench/bench_rubiks_rectangle_sequences 29 32 triple three pairs, hill climbing from
  *       3 random starts per length and class (odd pairs first), about 10 ms per score
- *   build/bench/bench_rubiks_rectangle_sequences 36 36 quad [steps [mask]] four pairs (events
- *       of the fourth: d, e), one start per class (or only the class of odd-pair mask), about
- *       0.1-0.2 s per score
+ *   build/bench/bench_rubiks_rectangle_sequences 36 36 quad [steps [mask [start]]] four pairs
+ *       (events of the fourth: d, e), one start per class (or only the class of odd-pair mask;
+ *       from the run `start` if given), about 0.1-0.2 s per score
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,6 +50,8 @@ static void offer(best_list *best, const uint8_t *rows, int len)
 
 /* Three or four pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose
  * odd pairs come first; the solver maps a block's pairs onto them. */
+static const char *start_text; /* a run to climb from instead of random ones */
+
 static void multi(int len, int pairs, int restarts, int steps, int only)
 {
     static const uint8_t ev[8] = {1, 2, 5, 6, 9, 10, 13, 14};
@@ -73,6 +75,10 @@ static void multi(int len, int pairs, int restarts, int steps, int only)
                     par ^= 1u << RR_ROW_PAIR(cur[i]);
                 }
             } while (par != want);
+            if (start_text && (int)strlen(start_text) == len)
+                for (int i = 0; i < len; i++)
+                    cur[i] = (uint8_t)(start_text[i] <= '9' ? start_text[i] - '0'
+                                                            : start_text[i] - 'a' + 10);
             rubiks_rectangle_seq_free(&seq);
             rubiks_rectangle_seq_init(&group, cur, len, pairs, &seq);
             double m = seq.complete ? seq.mean_cost : 99;
@@ -80,13 +86,23 @@ static void multi(int len, int pairs, int restarts, int steps, int only)
                 uint8_t t[RR_SEQ_MAX];
                 memcpy(t, cur, sizeof t);
                 int a = rand() % len;
-                if (rand() % 2) {
+                int kind = rand() % 3;
+                if (kind == 0) {
                     int z = rand() % len;
                     uint8_t v = t[a];
                     t[a] = t[z];
                     t[z] = v;
-                } else {
+                } else if (kind == 1) {
                     t[a] ^= 3;
+                } else {
+                    /* move one event elsewhere (the parities stay) */
+                    int z = rand() % len;
+                    uint8_t v = t[a];
+                    if (a < z)
+                        memmove(t + a, t + a + 1, (size_t)(z - a));
+                    else
+                        memmove(t + z + 1, t + z, (size_t)(a - z));
+                    t[z] = v;
                 }
                 bool ok = true;
                 for (int i = 1; i < len; i++)
@@ -170,6 +186,7 @@ int main(int argc, char **argv)
     bool three = argc > 3 && strcmp(argv[3], "triple") == 0;
     bool four = argc > 3 && strcmp(argv[3], "quad") == 0;
     int steps = argc > 4 ? atoi(argv[4]) : 500, only = argc > 5 ? atoi(argv[5]) : -1;
+    start_text = argc > 6 ? argv[6] : NULL;
     if (from < 1 || to > RR_SEQ_MAX || from > to) {
         fprintf(stderr, "lengths must lie in 1..%d\n", RR_SEQ_MAX);
         return 1;

@@ -10,8 +10,10 @@
  *       3 random starts per length and class (odd pairs first), about 10 ms per score
  *   build/bench/bench_rubiks_rectangle_sequences 36 36 quad [steps [mask [start]]] four pairs
  *       (events of the fourth: d, e), one start per class (or only the class of odd-pair mask;
- *       from the run `start` if given), about 0.1-0.2 s per score
+ *       from the run `start` if given, "-" for none; annealed from temperature T if given:
+ *       `36 36 quad 3000 0 - 0.02`), about 0.1-0.2 s per score
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,7 @@ static void offer(best_list *best, const uint8_t *rows, int len)
 /* Three or four pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose
  * odd pairs come first; the solver maps a block's pairs onto them. */
 static const char *start_text; /* a run to climb from instead of random ones */
+static double anneal;           /* starting temperature: worse runs are taken with exp(-d/T) */
 
 static void multi(int len, int pairs, int restarts, int steps, int only)
 {
@@ -111,9 +114,16 @@ static void multi(int len, int pairs, int restarts, int steps, int only)
                 rubiks_rectangle_seq_free(&seq);
                 rubiks_rectangle_seq_init(&group, t, len, pairs, &seq);
                 double m2 = seq.complete && seq.pairs == pairs ? seq.mean_cost : 99;
-                if (m2 <= m) {
-                    if (m2 < m) printf("  step %d: %.4f\n", step, m2), fflush(stdout);
-                    m = m2, memcpy(cur, t, sizeof t);
+                double temp = anneal * (1.0 - (double)step / steps);
+                bool take = m2 <= m || (m2 < 99 && temp > 0 &&
+                                        (double)rand() / RAND_MAX < exp(-(m2 - m) / temp));
+                if (take) m = m2, memcpy(cur, t, sizeof t);
+                if (m < best) {
+                    best = m;
+                    for (int i = 0; i < len; i++) best_text[i] = "0123456789abcdef"[cur[i]];
+                    best_text[len] = '\0';
+                    printf("  step %d: %.4f  \"%s\"\n", step, best, best_text);
+                    fflush(stdout);
                 }
             }
             if (m < best) {
@@ -186,7 +196,8 @@ int main(int argc, char **argv)
     bool three = argc > 3 && strcmp(argv[3], "triple") == 0;
     bool four = argc > 3 && strcmp(argv[3], "quad") == 0;
     int steps = argc > 4 ? atoi(argv[4]) : 500, only = argc > 5 ? atoi(argv[5]) : -1;
-    start_text = argc > 6 ? argv[6] : NULL;
+    start_text = argc > 6 && strcmp(argv[6], "-") != 0 ? argv[6] : NULL;
+    anneal = argc > 7 ? atof(argv[7]) : 0;
     if (from < 1 || to > RR_SEQ_MAX || from > to) {
         fprintf(stderr, "lengths must lie in 1..%d\n", RR_SEQ_MAX);
         return 1;

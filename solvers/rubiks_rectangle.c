@@ -593,10 +593,6 @@ static long trial_cost(const core *c, const block *trial, const unsigned *f, con
     return cost;
 }
 
-/* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
- * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
- * backward DP values of every column pair and total, laid out [block][q][total][net] so that
- * one block's values are contiguous; keys holds one block's table keys. */
 /* The order number pm (0 <= pm < size!) of size pairs, by its factorial digits. */
 static void order_of(int size, int pm, uint8_t *order)
 {
@@ -612,6 +608,10 @@ static void order_of(int size, int pm, uint8_t *order)
     }
 }
 
+/* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
+ * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
+ * backward DP values of every column pair and total, laid out [block][q][total][net] so that
+ * one block's values are contiguous; keys holds one block's table keys. */
 static bool descend(core *c, unsigned *fw, unsigned *bw, uint32_t *keys, uint8_t *raw, budget *b)
 {
     static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6, 24};

@@ -25,6 +25,8 @@ static const struct {
     [API_TIME_LIMIT] = {422, "time_limit"},
     [API_OVERLOADED] = {503, "overloaded"},
     [API_INTERNAL] = {500, "internal_error"},
+    [API_HEADERS_TOO_LARGE] = {431, "headers_too_large"},
+    [API_HTTP_VERSION_NOT_SUPPORTED] = {505, "http_version_not_supported"},
 };
 
 int api_error_status(api_error_code code)

@@ -22,6 +22,9 @@ typedef enum api_error_code {
     API_TIME_LIMIT,
     API_OVERLOADED,
     API_INTERNAL,
+    /* HTTP framing errors that libmicrohttpd detects itself (server/mhd_errors.c). */
+    API_HEADERS_TOO_LARGE,
+    API_HTTP_VERSION_NOT_SUPPORTED,
     API_ERROR_CODE_COUNT
 } api_error_code;
 

@@ -24,6 +24,7 @@
 #include "freelist.h"
 #include "json_arena.h"
 #include "metrics.h"
+#include "mhd_errors.h"
 #include "pool.h"
 #include "registry.h"
 #include "static_assets.h"
@@ -162,8 +163,7 @@ static enum MHD_Result send_response(request *r, int status, struct MHD_Response
 static enum MHD_Result send_static(request *r, int status, const char *content_type,
                                    const void *data, size_t len)
 {
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp = response_from_static(data, len);
     r->bytes = len;
     return send_response(r, status, resp, content_type);
 }
@@ -172,8 +172,7 @@ static enum MHD_Result send_static(request *r, int status, const char *content_t
 static enum MHD_Result send_owned(request *r, int status, const char *content_type, char *data,
                                   size_t len)
 {
-    struct MHD_Response *resp = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
-    if (!resp) free(data);
+    struct MHD_Response *resp = response_from_owned(data, len);
     r->bytes = len;
     return send_response(r, status, resp, content_type);
 }
@@ -185,13 +184,12 @@ static enum MHD_Result send_api_error(request *r, const api_error *err, const ch
     char *json = api_error_json(err, &len);
     struct MHD_Response *resp;
     if (json) {
-        resp = MHD_create_response_from_buffer(len, json, MHD_RESPMEM_MUST_FREE);
-        if (!resp) free(json);
+        resp = response_from_owned(json, len);
     } else {
         static const char oom[] =
             "{\"error\":{\"code\":\"internal_error\",\"message\":\"Out of memory.\"}}";
         len = sizeof oom - 1;
-        resp = MHD_create_response_from_buffer(len, (void *)oom, MHD_RESPMEM_PERSISTENT);
+        resp = response_from_static(oom, len);
     }
     if (!resp) return MHD_NO;
     if (allow) MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
@@ -292,8 +290,7 @@ static enum MHD_Result send_preflight(request *r)
                           "There is no route %s, so no method to allow; see GET /openapi.yaml "
                           "for the routes.",
                           r->path);
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp = response_from_static("", 0);
     if (!resp) return MHD_NO;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, methods);
     if (!whole_server) cors_add_preflight(r->conn, resp, methods);
@@ -884,7 +881,7 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     s->puzzles_json = registry_puzzles_json(&s->puzzles_len);
     s->pool = pool_create(cfg->workers, cfg->queue);
     s->watch = watch_start(cfg->request_timeout_ms, (long)CONNECTION_TIMEOUT_S * 1000);
-    if (!s->puzzles_json || !s->pool || !s->watch) {
+    if (!s->puzzles_json || !s->pool || !s->watch || !mhd_errors_init()) {
         snprintf(err, err_cap, "puzzled: cannot start %u worker threads", cfg->workers);
         goto fail;
     }

@@ -31,6 +31,9 @@ START_TEST(every_contract_code_has_its_status)
         {API_TOO_MANY_BOARDS, 422, "too_many_boards"},
         {API_TIME_LIMIT, 422, "time_limit"},
         {API_OVERLOADED, 503, "overloaded"},
+        {API_INTERNAL, 500, "internal_error"},
+        {API_HEADERS_TOO_LARGE, 431, "headers_too_large"},
+        {API_HTTP_VERSION_NOT_SUPPORTED, 505, "http_version_not_supported"},
     };
     for (size_t i = 0; i < sizeof contract / sizeof contract[0]; i++) {
         ck_assert_int_eq(api_error_status(contract[i].code), contract[i].status);

@@ -156,15 +156,16 @@ static const char *const triple_sequences[] = {
     "2a2619592a6216192561a2562a61a29",
 };
 
-/* A run shared by four pairs of rows (events of the fourth pair: d, e), by hill climbing
- * (`bench_rubiks_rectangle_sequences 36 36 quad 300 0`). Its table is 24^4 x 4 entries (1.3 MB
- * of costs, 10.6 MB of choices, about 0.1 s to build), so it is built only when a board of
- * moderate size first plans blocks of four; a block whose parities differ from the run's gets
- * one row flip ahead of the run for each pair that differs (see block.pre), so one run serves
- * every block. A second run (31 events, 3.189) gained 0.2 % for twice the memory and time; runs
- * of 31 and 40 events did as well as this one (2 252, 2 253 on the first 10 boards). */
+/* A run shared by four pairs of rows (events of the fourth pair: d, e), by hill climbing and
+ * annealing (`bench_rubiks_rectangle_sequences 36 36 quad ...`, see RESULTS-rubiks-rectangle.md):
+ * 3.009 column flips per block column, pairs 0 and 1 odd. Its table is 24^4 x 4 entries (1.3 MB
+ * of costs, 10.6 MB of choices, about 0.1 s to build), so it is built only when the first board
+ * of at least QUADS_MIN_ORBITS plans blocks of four. A block whose parities differ from the
+ * run's gets one row flip ahead of the run for each pair that differs (see block.pre), so one
+ * run serves every block; with two odd pairs that is 0.75 flips per block on average. A second
+ * run gained 0.2 % for twice the memory and build time. */
 static const char *const quad_sequences[] = {
-    "e5d2d692652d61e652ea69ead5ea1ed91d52", /* no odd pair: 3.011 column flips per column */
+    "d5ad6e52a5d21ea562e6de95da652ea2d51e",
 };
 
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)

@@ -391,7 +391,7 @@ START_TEST(scrambles_sort)
 END_TEST
 
 /* Short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean under 2 300 flips (four-
- * pair runs give about 2 250, three-pair runs gave 2 320, two-pair runs 2 510, the reference
+ * pair runs give about 2 235, three-pair runs gave 2 320, two-pair runs 2 510, the reference
  * per-orbit commutator method about 9 700). */
 START_TEST(answers_are_short)
 {

@@ -53,7 +53,7 @@ static void offer(best_list *best, const uint8_t *rows, int len)
 /* Three or four pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose
  * odd pairs come first; the solver maps a block's pairs onto them. */
 static const char *start_text; /* a run to climb from instead of random ones */
-static double anneal;           /* starting temperature: worse runs are taken with exp(-d/T) */
+static double anneal;          /* starting temperature: worse runs are taken with exp(-d/T) */
 
 static void multi(int len, int pairs, int restarts, int steps, int only)
 {

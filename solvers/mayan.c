@@ -1,5 +1,5 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with four cuts that never remove that solution (each proves a
+ * the lexicographically smallest one, with five cuts that never remove that solution (each proves a
  * node has none):
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
@@ -7,39 +7,42 @@
  *     swap of two equal colours leaves the board as it is, so only the first one is tried.
  *     A repeated child has the same subtree: it cannot hold a solution the first one lacked.
  *  2. A lower bound on the moves a board needs (mayan_bound.h): each colour's least sideways
- *     displacement to a spread that lines can clear. A child whose bound exceeds its moves left
+ *     displacement D to a spread that lines can clear. A child whose bound exceeds its moves left
  *     is cut before it is searched (or looked up). A colour of 1 or 2 blocks has no such spread:
  *     the old dead-colour rule is the bound's special case. Each colour carries its per-column
- *     counts, updated by the move and by settling.
+ *     counts, updated by the move and by settling. Settling removes lines, and lines are a valid
+ *     spread, so it never lowers D: the bound is checked on the counts the move leaves before
+ *     the move is played out, and again after settling.
  *  3. A table of failures (board, moves left) -> no exact solution. The search below a node
  *     depends only on its board and the moves left, so a second visit finds nothing new. Only
  *     completed searches are recorded (never one cut short by the budget), and keys are exact.
+ *     Children are made a few at a time, their buckets prefetched, then searched in order.
  *  4. With one move left, the move must empty the board: it must make a run, and it must leave
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
  *     tested on a few cells and bit masks before any copying.
+ *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
+ *     path that could be reordered into a smaller one reaching the same board is skipped (the
+ *     smaller one came first and found nothing; reached_before, pair_reached_before).
  *
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
  * only the columns that changed (and their neighbours, for rows) are scanned.
  *
- * Board: a column is one 64-bit word of sixteen 4-bit cells (row y in bits 4y..4y+3, 0 = empty),
- * so a board is at most 16 words, and the run test works on all rows of two or three columns at
- * once with nibble-parallel bit tricks. The table key packs the columns end to end. */
+ * Board: columns of 4-bit cells, one 64-bit word each (mayan_columns.h); the table key packs the
+ * columns end to end (mayan_table.h). */
 #include "mayan.h"
 
 #include <string.h>
 
 #include "mayan_bound.h"
+#include "mayan_columns.h"
 #include "mayan_table.h"
-
-#define NIB_LOW 0x1111111111111111ULL
-
-typedef uint64_t column;
 
 typedef struct search {
     int width;
     int height;
     int colours;   /* the highest colour on the board */
     int key_words; /* the table key: the board packed by mayan_key_pack */
+    int cell_bits; /* 3 when no colour exceeds 7, else 4 */
     budget *b;
     bool use_table;
     int table_from; /* the fewest moves left that the table records */
@@ -50,163 +53,59 @@ typedef struct search {
     uint64_t nodes;
     uint64_t table_hits;
     uint64_t bound_cuts;
+    uint64_t commute_cuts;
+    /* The move made at each ply of the current path when it was a swap of two different blocks
+     * that made no run, as x * 16 + y; NO_PREV otherwise. */
+    int chain[MAYAN_MAX_MOVES];
 } search;
 
-/* Bit 0 of each nibble set where that nibble of v is nonzero. */
-static inline uint64_t nib_nonzero(uint64_t v)
+#define NO_PREV (-1)
+
+/* Two swaps of different blocks that make no run, at a = (ax, ay) and (bx, by), each with its
+ * right neighbour: whether one makes a run depends only on the cells within two of its own in
+ * its row and in its two columns, so when neither writes where the other reads, both orders
+ * give the same board, and each stays a swap that makes no run after the other. */
+static inline bool swaps_independent(int a, int bx, int by)
 {
-    v |= v >> 1;
-    v |= v >> 2;
-    return v & NIB_LOW;
+    int dx = a / 16 - bx, dy = a % 16 - by;
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    /* Other rows and no common column, rows three apart, or one row and columns far apart. */
+    return (dy && dx >= 2) || dy >= 3 || dx >= 4;
 }
 
-/* Bit 0 of each nibble set where a and b hold the same block (both nonzero and equal). */
-static inline uint64_t nib_same(uint64_t a, uint64_t b)
+/* Would the still swap at (x, y), made now at `ply`, reach a board the search has already
+ * searched with as many moves left? Swaps that commute can be reordered: if it commutes with
+ * the trailing still swaps of the path back to one that comes after it in the contest's order,
+ * putting it in that one's place gives a smaller path to the same board, searched (or proven
+ * without solution) before this one. */
+static bool reached_before(const search *s, int ply, int x, int y)
 {
-    return ~nib_nonzero(a ^ b) & nib_nonzero(a) & NIB_LOW;
-}
-
-static inline int col_height(column c)
-{
-    return c ? (63 - __builtin_clzll(c)) / 4 + 1 : 0;
-}
-
-static inline unsigned col_get(column c, int y)
-{
-    return (unsigned)(c >> (4 * y)) & 15u;
-}
-
-/* The column without row y; the blocks above fall by one. */
-static inline column col_remove(column c, int y)
-{
-    uint64_t below = y ? c & (~0ULL >> (64 - 4 * y)) : 0;
-    uint64_t above = y < 15 ? (c >> (4 * y + 4)) << (4 * y) : 0;
-    return below | above;
-}
-
-/* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
- * Marked cells come in few contiguous stretches (usually one): cut them out one stretch at a
- * time, from the top down so that the lower ones keep their place. */
-static column col_compact(column c, uint64_t mark, mayan_counts *cc /* may be NULL */,
-                          mayan_counts one /* this column's unit in cc */)
-{
-    if (cc)
-        for (uint64_t m = mark; m; m &= m - 1) cc[col_get(c, __builtin_ctzll(m) / 4)] -= one;
-    while (mark) {
-        int top = (63 - __builtin_clzll(mark)) / 4; /* highest marked cell */
-        uint64_t gaps = ~mark & NIB_LOW & ((1ULL << (4 * top)) - 1);
-        int from = gaps ? (63 - __builtin_clzll(gaps)) / 4 + 1 : 0; /* its stretch: from..top */
-        int len = top - from + 1;
-        uint64_t below = from ? ~0ULL >> (64 - 4 * from) : 0;
-        uint64_t above = len < 16 ? (c >> (4 * len)) & ~below : 0;
-        c = (c & below) | above;
-        mark &= below;
+    for (int j = ply - 1; j >= 0 && s->chain[j] != NO_PREV; j--) {
+        if (!swaps_independent(s->chain[j], x, y)) return false;
+        if (x * 16 + y < s->chain[j]) return true;
     }
-    return c;
+    return false;
 }
 
-static inline int imax(int a, int b)
+/* The same question as reached_before for the last move alone, tested on the cells: the still
+ * swap (x, y) at board col, after the still swap p = chain[ply - 1] made from board B. When
+ * the two touch different cells, and (x, y) makes no run on B and p none after it, the smaller
+ * path (x, y), p reached this same board first. */
+static bool pair_reached_before(const search *s, const column *col, int ply, int x, int y)
 {
-    return a > b ? a : b;
-}
-
-static inline int imin(int a, int b)
-{
-    return a < b ? a : b;
-}
-
-/* Vanishes runs until the board is still; returns true when anything vanished.
- *
- * Only columns lo..hi changed since the board was last still, so every new run has a cell
- * there: vertical runs are looked for in lo..hi only, horizontal ones in the windows of three
- * columns that overlap lo..hi. After a removal, the columns that lost blocks are the new
- * range (a run of cells that did not move would have vanished in the round before). */
-static bool settle(column *col, int width, int lo, int hi, mayan_counts *cc)
-{
-    bool any = false;
-    for (;;) {
-        int mlo = imax(lo - 2, 0), mhi = imin(hi + 2, width - 1);
-        uint64_t mark[MAYAN_MAX_SIDE];
-        uint64_t found = 0;
-        for (int x = mlo; x <= mhi; x++) {
-            uint64_t r = 0;
-            if (x >= lo && x <= hi) {
-                uint64_t e = nib_same(col[x], col[x] >> 4);
-                r = e & (e >> 4);
-                r |= r << 4 | r << 8;
-            }
-            mark[x] = r;
-            found |= r;
-        }
-        /* Windows x..x+2 with mlo <= x and x + 2 <= mhi. */
-        if (mhi - mlo >= 2) {
-            uint64_t left = nib_same(col[mlo], col[mlo + 1]);
-            for (int x = mlo; x + 2 <= mhi; x++) {
-                uint64_t right = nib_same(col[x + 1], col[x + 2]);
-                uint64_t r = left & right;
-                mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found |= r;
-                left = right;
-            }
-        }
-        if (!found) return any;
-        any = true;
-        lo = width, hi = -1;
-        for (int x = mlo; x <= mhi; x++)
-            if (mark[x]) {
-                col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
-                lo = imin(lo, x), hi = imax(hi, x);
-            }
-    }
-}
-
-static bool board_empty(const column *col, int width)
-{
-    for (int x = 0; x < width; x++)
-        if (col[x]) return false;
-    return true;
-}
-
-static inline mayan_counts one_at(int x)
-{
-    return (mayan_counts)1 << (4 * x);
-}
-
-/* Is colour c's column spread valid as it stands (D = 0)? Absent colours are. */
-static inline bool spread_valid(search *s, mayan_counts c)
-{
-    return !c || mayan_displacement(s->bound, c, 0) == 0;
-}
-
-/* Would swapping (x, y) = v with (x + 1, y) = u (u != v, both blocks) make a run? On a still
- * board every new run holds one of the two swapped cells, so four cells of the row and two
- * short stretches of the two columns decide it; most swaps make no run at all. */
-static bool swap_makes_run(const column *col, int width, int x, int y, unsigned v, unsigned u)
-{
-    /* u lands at (x, y): its row neighbour on the right is now v != u. */
-    if (x >= 2 && col_get(col[x - 1], y) == u && col_get(col[x - 2], y) == u) return true;
-    if (x + 3 < width && col_get(col[x + 2], y) == v && col_get(col[x + 3], y) == v) return true;
-    column a = col[x], b = col[x + 1];
-    uint64_t m = (uint64_t)15 << (4 * y);
-    a = (a & ~m) | ((uint64_t)u << (4 * y));
-    b = (b & ~m) | ((uint64_t)v << (4 * y));
-    uint64_t ea = nib_same(a, a >> 4), eb = nib_same(b, b >> 4);
-    return (ea & (ea >> 4)) | (eb & (eb >> 4));
-}
-
-/* The board after dragging (x, y) = v into the empty air of column to = x +- 1. */
-static void drag(const column *col, int width, int x, int y, unsigned v, int to, column *child)
-{
-    memcpy(child, col, (size_t)width * sizeof *col);
-    child[x] = col_remove(col[x], y);
-    child[to] |= (uint64_t)v << (4 * col_height(col[to]));
-}
-
-static void swap(const column *col, int width, int x, int y, unsigned v, unsigned u, column *child)
-{
-    memcpy(child, col, (size_t)width * sizeof *col);
-    uint64_t m = (uint64_t)15 << (4 * y);
-    child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
-    child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
+    int p = ply > 0 ? s->chain[ply - 1] : NO_PREV;
+    if (p == NO_PREV || x * 16 + y > p) return false;
+    int px = p / 16, py = p % 16;
+    if (py == y && px - x <= 1 && x - px <= 1) return false; /* a shared cell */
+    column b[MAYAN_MAX_SIDE];
+    memcpy(b, col, (size_t)s->width * sizeof *col);
+    swap_cells(b, px, py); /* B */
+    unsigned v = col_get(b[x], y), u = col_get(b[x + 1], y);
+    if (swap_makes_run(b, s->width, x, y, v, u)) return false;
+    swap_cells(b, x, y); /* B after (x, y) */
+    v = col_get(b[px], py), u = col_get(b[px + 1], py);
+    return !swap_makes_run(b, s->width, px, py, v, u);
 }
 
 /* Per-colour lower bounds D (mayan_bound.h) of the board at hand, exact up to its moves left. */
@@ -229,38 +128,63 @@ static bool child_spreads(search *s, const mayan_counts *cc, const mayan_counts 
     return true;
 }
 
-/* The shifts of one block that leave a colour's spread valid: bit x of `right` for x -> x+1,
- * of `left` for x -> x-1. Computed on demand for the last move. */
-typedef struct shifts {
-    unsigned right, left;
-} shifts;
+/* D of one colour after one of its blocks moves a column (x -> x + 1 or x -> x - 1), before
+ * anything vanishes: computed on demand, once per node and shift, for one cap (the child's moves
+ * left; 0 at the last move, where it only tells whether the spread is then valid). */
+typedef struct shift_bounds {
+    int cap;
+    uint32_t known_right[MAYAN_MAX_COLOUR + 1], known_left[MAYAN_MAX_COLOUR + 1];
+    unsigned char right[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
+    unsigned char left[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
+} shift_bounds;
 
-static shifts valid_shifts(search *s, mayan_counts c)
+static void shift_bounds_init(shift_bounds *sb, int colours, int cap)
 {
-    shifts r = {0, 0};
-    for (int x = 0; x < s->width; x++) {
-        if (!((c >> (4 * x)) & 15)) continue;
-        if (x + 1 < s->width && spread_valid(s, c - one_at(x) + one_at(x + 1))) r.right |= 1u << x;
-        if (x > 0 && spread_valid(s, c - one_at(x) + one_at(x - 1))) r.left |= 1u << x;
-    }
-    return r;
+    sb->cap = cap;
+    size_t bytes = (size_t)(colours + 1) * sizeof sb->known_right[0];
+    memset(sb->known_right, 0, bytes);
+    memset(sb->known_left, 0, bytes);
 }
 
-typedef struct shift_cache {
-    unsigned known;
-    shifts of[MAYAN_MAX_COLOUR + 1];
-} shift_cache;
-
-static inline shifts shifts_of(search *s, const mayan_counts *cc, shift_cache *sc, unsigned v)
+static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
+                                int x)
 {
-    if (!(sc->known & 1u << v)) sc->of[v] = valid_shifts(s, cc[v]), sc->known |= 1u << v;
-    return sc->of[v];
+    if (!(sb->known_right[v] >> x & 1)) {
+        mayan_counts c = cc[v] - one_at(x) + one_at(x + 1);
+        sb->right[v][x] = (unsigned char)mayan_displacement(s->bound, c, sb->cap);
+        sb->known_right[v] |= 1u << x;
+    }
+    return sb->right[v][x];
+}
+
+static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
+                               int x)
+{
+    if (!(sb->known_left[v] >> x & 1)) {
+        mayan_counts c = cc[v] - one_at(x) + one_at(x - 1);
+        sb->left[v][x] = (unsigned char)mayan_displacement(s->bound, c, sb->cap);
+        sb->known_left[v] |= 1u << x;
+    }
+    return sb->left[v][x];
+}
+
+/* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
+static bool empties(const column *col, int w, int x, int y, int dir, bool swapping, unsigned v,
+                    unsigned u)
+{
+    column child[MAYAN_MAX_SIDE];
+    if (swapping)
+        swap(col, w, x, y, v, u, child);
+    else
+        drag(col, w, x, y, v, x + dir, child);
+    int lo = dir > 0 ? x : x - 1;
+    return settle(child, w, lo, lo + 1, NULL) && board_empty(child, w);
 }
 
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
  * stands (the cascade moves no block sideways). A move shifts one block of at most two colours;
  * so it must shift every colour whose spread is invalid now, and leave the shifted ones valid.
- * Those tests are bit masks; only moves that pass them are played out. */
+ * Those tests come before anything is played out. */
 static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
                       int ply)
 {
@@ -268,20 +192,28 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     unsigned invalid = 0;
     for (int v = 1; v <= s->colours; v++)
         if (d[v]) invalid |= 1u << v;
-    shift_cache sc = {0};
     int bad = __builtin_popcount(invalid);
+    if (bad > 2) return false;
+    shift_bounds sb;
+    shift_bounds_init(&sb, s->colours, 0);
     if (bad == 2) {
-        /* One swap of the two colours across one border has to mend both. */
+        /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
-        shifts sa = shifts_of(s, cc, &sc, a), sb = shifts_of(s, cc, &sc, b);
-        if (!((sa.right & sb.left >> 1) | (sb.right & sa.left >> 1))) return false;
-    } else if (bad == 1) {
-        shifts sa = shifts_of(s, cc, &sc, (unsigned)__builtin_ctz(invalid));
-        if (!(sa.right | sa.left)) return false;
-    } else if (bad > 2) {
+        for (int x = 0; x + 1 < w; x++) {
+            uint64_t rows = (nib_is(col[x], a) & nib_is(col[x + 1], b)) |
+                            (nib_is(col[x], b) & nib_is(col[x + 1], a));
+            for (; rows; rows &= rows - 1) {
+                int y = __builtin_ctzll(rows) / 4;
+                unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
+                if (!shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1) &&
+                    swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
+                    s->path[ply] = (mayan_move){x, y, 1};
+                    return true;
+                }
+            }
+        }
         return false;
     }
-    column child[MAYAN_MAX_SIDE];
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
@@ -292,31 +224,21 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
                 /* A swap; an equal one changes nothing and cannot empty the board. */
                 unsigned u = col_get(col[x + 1], y);
                 if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
-                    (shifts_of(s, cc, &sc, v).right >> x & 1) &&
-                    (shifts_of(s, cc, &sc, u).left >> (x + 1) & 1) &&
-                    swap_makes_run(col, w, x, y, v, u)) {
-                    swap(col, w, x, y, v, u, child);
-                    if (settle(child, w, x, x + 1, NULL) && board_empty(child, w)) {
-                        s->path[ply] = (mayan_move){x, y, 1};
-                        return true;
-                    }
-                }
-            } else if (x + 1 < w && !(invalid & ~(1u << v)) &&
-                       (shifts_of(s, cc, &sc, v).right >> x & 1)) {
-                drag(col, w, x, y, v, x + 1, child);
-                if (settle(child, w, x, x + 1, NULL) && board_empty(child, w)) {
+                    !shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1) &&
+                    swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
                 }
+            } else if (x + 1 < w && !(invalid & ~(1u << v)) && !shifted_right(s, cc, &sb, v, x) &&
+                       empties(col, w, x, y, 1, false, v, 0)) {
+                s->path[ply] = (mayan_move){x, y, 1};
+                return true;
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
-            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) &&
-                (shifts_of(s, cc, &sc, v).left >> x & 1)) {
-                drag(col, w, x, y, v, x - 1, child);
-                if (settle(child, w, x - 1, x, NULL) && board_empty(child, w)) {
-                    s->path[ply] = (mayan_move){x, y, -1};
-                    return true;
-                }
+            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) && !shifted_left(s, cc, &sb, v, x) &&
+                empties(col, w, x, y, -1, false, v, 0)) {
+                s->path[ply] = (mayan_move){x, y, -1};
+                return true;
             }
         }
     }
@@ -324,41 +246,103 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply);
+                int left, int ply, const uint64_t *known_key);
 
-/* Searches the child reached by move (x, y, dir) with left - 1 >= 1 moves to go. child_cc holds
- * the child's counts before settling. `still`: the move made no run (nothing to settle). */
-static bool try_child(search *s, column *child, mayan_counts *child_cc, const mayan_counts *cc,
-                      const unsigned char *d, bool still, int left, int ply, int x, int y, int dir)
+/* A child that passed the bound, waiting to be searched: children are made a few at a time and
+ * their table buckets asked for at once, then searched in the contest's order. */
+typedef struct pending {
+    column col[MAYAN_MAX_SIDE];
+    mayan_counts cc[MAYAN_MAX_COLOUR + 1];
+    spreads d;
+    uint64_t key[MAYAN_TABLE_MAX_WORDS];
+    int x, y, dir, code; /* code: see search.chain */
+    bool keyed;          /* key holds the packed board (the table is asked about it) */
+} pending;
+
+#define BATCH 8
+
+/* Is the failure table worth asking about a node with `left` moves and bounds d? With one move
+ * left and two or more colours out of place, the last move is found or refused from a few bit
+ * masks (last_move): faster than a probe into a large table, and the table stays smaller. */
+static bool table_pays(const search *s, const unsigned char *d, int left)
 {
-    if (!still) {
-        /* The move changed columns x and x + dir only. */
-        int lo = dir > 0 ? x : x - 1;
-        /* An empty board allows no move. */
-        if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width))
-            return false;
-    }
-    spreads child_d;
-    if (!child_spreads(s, child_cc, cc, d, left - 1, child_d)) {
+    if (!s->use_table || left < s->table_from) return false;
+    if (left > 1) return true;
+    int bad = 0;
+    for (int v = 1; v <= s->colours; v++) bad += d[v] > 0;
+    return bad < 2;
+}
+
+/* Settles the child reached by move (x, y, dir) (child_cc and child_d: its counts and D before
+ * settling, which passed the bound; `still`: the move made no run, so they are final) and checks
+ * the bound again. false when that rules it out. */
+static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsigned char *child_d,
+                         bool still, int left, int x, int dir)
+{
+    if (still) return true;
+    /* The move changed columns x and x + dir only. */
+    int lo = dir > 0 ? x : x - 1;
+    mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
+    memcpy(moved_cc, child_cc, (size_t)(s->colours + 1) * sizeof *child_cc);
+    /* An empty board allows no move. */
+    if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width)) return false;
+    /* Settling only removes lines, so it may raise D but never lowers it: check again. */
+    spreads moved_d;
+    memcpy(moved_d, child_d, sizeof moved_d);
+    if (!child_spreads(s, child_cc, moved_cc, moved_d, left - 1, child_d)) {
         s->bound_cuts++;
         return false;
     }
-    bool found = dfs(s, child, child_cc, child_d, left - 1, ply + 1);
-    if (found) s->path[ply] = (mayan_move){x, y, dir};
-    return found;
+    return true;
+}
+
+/* Searches the pending children in order; true when one holds a solution (path set). */
+static bool search_pending(search *s, pending *p, int count, int left, int ply)
+{
+    for (int i = 0; i < count; i++) {
+        s->chain[ply] = p[i].code;
+        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
+            s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
+            return true;
+        }
+        if (s->timed_out) return false;
+    }
+    return false;
+}
+
+/* Queues the child (already made in p[*count]) when it passes; searches the queue when full.
+ * A child the table is not asked about waits its turn all the same: children are searched in
+ * the contest's order. */
+static bool push_child(search *s, pending *p, int *count, bool still, int left, int ply, int x,
+                       int y, int dir, int code)
+{
+    pending *c = &p[*count];
+    if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
+    c->x = x, c->y = y, c->dir = dir, c->code = code;
+    c->keyed = table_pays(s, c->d, left - 1);
+    if (c->keyed) {
+        mayan_key_pack(c->col, s->width, s->height, s->cell_bits, c->key);
+        mayan_table_prefetch(&s->table, c->key);
+    }
+    if (++*count < BATCH) return false;
+    *count = 0;
+    return search_pending(s, p, BATCH, left, ply);
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply)
+                int left, int ply, const uint64_t *known_key)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
         return false;
     }
-    bool use_table = s->use_table && left >= s->table_from;
-    uint64_t key[MAYAN_MAX_SIDE];
+    bool use_table = table_pays(s, d, left);
+    uint64_t key[MAYAN_TABLE_MAX_WORDS];
     if (use_table) {
-        mayan_key_pack(col, s->width, s->height, key);
+        if (known_key)
+            memcpy(key, known_key, (size_t)s->key_words * sizeof *key);
+        else
+            mayan_key_pack(col, s->width, s->height, s->cell_bits, key);
         if (mayan_table_failed(&s->table, key, left)) {
             s->table_hits++;
             return false;
@@ -372,51 +356,120 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     int w = s->width;
     bool noop_tried = false;
-    column child[MAYAN_MAX_SIDE];
-    mayan_counts child_cc[MAYAN_MAX_COLOUR + 1];
+    pending queue[BATCH];
+    int queued = 0;
     size_t cc_bytes = (size_t)(s->colours + 1) * sizeof *cc;
+    /* The bound on a child from its counts as the move leaves them, before any run vanishes:
+     * settling cannot rescue a child ruled out there (mayan_bound.h). A move changes the D of
+     * the one or two colours it shifts; every other colour must already fit in left - 1. */
+    int cap = left - 1, sum = 0;
+    unsigned over = 0;
+    for (int v = 1; v <= s->colours; v++) {
+        sum += d[v];
+        if (d[v] > cap) over |= 1u << v;
+    }
+    shift_bounds sb;
+    shift_bounds_init(&sb, s->colours, cap);
+    /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
+     * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
+     * it is over by 2): only the cells of such colours are tried (in order). */
+    int excess = sum - 2 * cap;
+    uint64_t inv[MAYAN_MAX_SIDE + 1] = {0};
+    if (excess > 0) {
+        unsigned invalid = 0;
+        for (int v = 1; v <= s->colours; v++)
+            if (d[v]) invalid |= 1u << v;
+        for (int x = 0; x < w; x++)
+            for (unsigned m = invalid; m; m &= m - 1)
+                inv[x] |= nib_is(col[x], (unsigned)__builtin_ctz(m));
+    }
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
-        for (int y = 0; y < hx; y++) {
+        uint64_t rows = NIB_LOW & (hx < 16 ? (1ULL << (4 * hx)) - 1 : ~0ULL);
+        if (excess > 0) {
+            /* Swaps (rows under hr) need v or u of such a colour (both when over by 2); drags
+             * need v of one, and cannot mend two. inv[w] is 0: no column there. */
+            uint64_t below_hr = NIB_LOW & (hr < 16 ? (1ULL << (4 * hr)) - 1 : ~0ULL);
+            uint64_t swaps = excess > 1 ? inv[x] & inv[x + 1] : inv[x] | inv[x + 1];
+            rows &= (swaps & below_hr) | (excess > 1 ? 0 : inv[x]);
+        }
+        for (; rows; rows &= rows - 1) {
+            int y = __builtin_ctzll(rows) / 4;
             unsigned v = col_get(col[x], y);
             if (x + 1 < w) {
-                bool still = false, skip = false;
-                memcpy(child_cc, cc, cc_bytes);
-                if (y < hr) {
-                    unsigned u = col_get(col[x + 1], y);
-                    if (u == v) {
-                        /* An equal swap changes nothing: the first one stands for all. */
-                        still = true;
-                        skip = noop_tried;
-                        noop_tried = true;
-                    } else {
-                        still = !swap_makes_run(col, w, x, y, v, u);
-                    }
-                    /* u moves left (for an equal swap this cancels v's shift below). */
-                    child_cc[u] += one_at(x) - one_at(x + 1);
-                    if (!skip) swap(col, w, x, y, v, u, child);
+                bool swapping = y < hr;
+                unsigned u = swapping ? col_get(col[x + 1], y) : 0;
+                int dv = d[v], du = u ? d[u] : 0, child_sum = sum;
+                bool pass;
+                if (u == v) {
+                    /* An equal swap changes nothing: the first one stands for all. */
+                    pass = !noop_tried && !over && sum <= 2 * cap;
+                    noop_tried = true;
                 } else {
-                    drag(col, w, x, y, v, x + 1, child);
+                    dv = shifted_right(s, cc, &sb, v, x);
+                    child_sum += dv - d[v];
+                    pass = dv <= cap && !(over & ~(1u << v | 1u << u));
+                    if (pass && swapping) {
+                        du = shifted_left(s, cc, &sb, u, x + 1);
+                        child_sum += du - d[u];
+                        pass = du <= cap;
+                    }
+                    pass = pass && child_sum <= 2 * cap;
+                    if (!pass) s->bound_cuts++;
                 }
-                if (!skip) {
+                bool still = u == v;
+                if (pass && swapping && u != v) {
+                    still = !swap_makes_run(col, w, x, y, v, u);
+                    if (still &&
+                        (reached_before(s, ply, x, y) || pair_reached_before(s, col, ply, x, y))) {
+                        s->commute_cuts++;
+                        pass = false;
+                    }
+                }
+                if (pass) {
+                    column *child = queue[queued].col;
+                    mayan_counts *child_cc = queue[queued].cc;
+                    unsigned char *child_d = queue[queued].d;
+                    memcpy(child_cc, cc, cc_bytes);
+                    memcpy(child_d, d, sizeof(spreads));
                     child_cc[v] += one_at(x + 1) - one_at(x);
-                    if (try_child(s, child, child_cc, cc, d, still, left, ply, x, y, 1))
-                        return true;
+                    child_d[v] = (unsigned char)dv;
+                    if (swapping) {
+                        child_cc[u] += one_at(x) - one_at(x + 1);
+                        child_d[u] = (unsigned char)du;
+                        swap(col, w, x, y, v, u, child);
+                    } else {
+                        drag(col, w, x, y, v, x + 1, child);
+                    }
+                    int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
+                    if (push_child(s, queue, &queued, still, left, ply, x, y, 1, next)) return true;
                     if (s->timed_out) return false;
                 }
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl) {
-                drag(col, w, x, y, v, x - 1, child);
+                int dv = shifted_left(s, cc, &sb, v, x);
+                if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap) {
+                    s->bound_cuts++;
+                    continue;
+                }
+                column *child = queue[queued].col;
+                mayan_counts *child_cc = queue[queued].cc;
+                unsigned char *child_d = queue[queued].d;
                 memcpy(child_cc, cc, cc_bytes);
+                memcpy(child_d, d, sizeof(spreads));
                 child_cc[v] += one_at(x - 1) - one_at(x);
-                if (try_child(s, child, child_cc, cc, d, false, left, ply, x, y, -1)) return true;
+                child_d[v] = (unsigned char)dv;
+                drag(col, w, x, y, v, x - 1, child);
+                if (push_child(s, queue, &queued, false, left, ply, x, y, -1, NO_PREV)) return true;
                 if (s->timed_out) return false;
             }
         }
     }
+    if (search_pending(s, queue, queued, left, ply)) return true;
+    if (s->timed_out) return false;
     if (use_table) mayan_table_add_failure(&s->table, key, left);
     return false;
 }
@@ -466,11 +519,12 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     search s = {.width = board->width,
                 .height = board->height,
                 .colours = colours,
-                .key_words = mayan_key_words(board->width, board->height),
+                .cell_bits = colours <= 7 ? 3 : 4,
+                .key_words = mayan_key_words(board->width, board->height, colours <= 7 ? 3 : 4),
                 .table_from = MAYAN_TABLE_FROM,
                 .b = b};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */
-    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : 16))
+    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : board->width > 8 ? 18 : 16))
         return out->status = MAYAN_NO_MEMORY;
     bool found = false;
     mayan_counts none[MAYAN_MAX_COLOUR + 1] = {0};
@@ -483,11 +537,12 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
             mayan_bound_free(s.bound);
             return out->status = MAYAN_NO_MEMORY;
         }
-        found = dfs(&s, col, cc, d, moves, 0);
+        found = dfs(&s, col, cc, d, moves, 0, NULL);
     }
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;
+    out->commute_cuts = s.commute_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&s.table);
         mayan_table_free(&s.table);

@@ -37,16 +37,18 @@ typedef struct mayan_result {
     mayan_status status;
     int move_count; /* = moves when solved, else 0 */
     mayan_move moves[MAYAN_MAX_MOVES];
-    uint64_t nodes;      /* search nodes expanded (for benchmarks) */
-    uint64_t table_hits; /* nodes cut by the failure table */
-    uint64_t bound_cuts; /* nodes cut by the lower bound (mayan_bound.h) */
-    size_t table_bytes;  /* memory the failure table reached */
+    uint64_t nodes;        /* search nodes expanded (for benchmarks) */
+    uint64_t table_hits;   /* nodes cut by the failure table */
+    uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
+    uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
+    size_t table_bytes;    /* memory the failure table reached */
 } mayan_result;
 
 /* The failure table never grows beyond this many bytes; past it, entries are replaced. */
 #define MAYAN_TABLE_MAX_BYTES ((size_t)64 << 20)
 /* Nodes with fewer moves left than this are not recorded. 1: every depth (leaving out depth 1
- * or 2 was measured equal or slower, with 2-3x the nodes; bench/RESULTS-mayan.md). */
+ * or 2 was measured equal or slower, with 2-3x the nodes; bench/RESULTS-mayan.md), except nodes
+ * with one move left and two colours out of place, which bit masks answer faster. */
 #define MAYAN_TABLE_FROM 1
 
 /* Settles the board first (an initial board may hold runs), then searches. Returns out->status.

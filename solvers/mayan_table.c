@@ -1,7 +1,9 @@
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "mayan_table.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define WAYS 4
 #define FIRST_BUCKETS 1024
@@ -9,30 +11,49 @@
 #define LOAD_NUM 1
 #define LOAD_DEN 2
 
-int mayan_key_words(int width, int height)
+#define MASK_SHIFT (64 - MAYAN_TABLE_MASK_BITS)
+#define KEY_LOW ((1ULL << MASK_SHIFT) - 1)
+
+int mayan_key_words(int width, int height, int cell_bits)
 {
-    return (width * height * 4 + 63) / 64;
+    return (width * height * cell_bits + MAYAN_TABLE_MASK_BITS + 63) / 64;
 }
 
-void mayan_key_pack(const uint64_t *columns, int width, int height, uint64_t *key)
+/* Sixteen 4-bit cells of at most 7 as sixteen 3-bit fields: halving steps, each moving every
+ * second field of a lane down next to the first. */
+static uint64_t three_bit_cells(uint64_t c)
 {
-    int words = mayan_key_words(width, height);
+    c = (c & 0x0707070707070707ULL) | ((c >> 1) & 0x3838383838383838ULL);
+    c = (c & 0x003F003F003F003FULL) | ((c >> 2) & 0x0FC00FC00FC00FC0ULL);
+    c = (c & 0x00000FFF00000FFFULL) | ((c >> 4) & 0x00FFF00000FFF000ULL);
+    return (c & 0xFFFFFFULL) | ((c >> 8) & 0xFFFFFF000000ULL);
+}
+
+void mayan_key_pack(const uint64_t *columns, int width, int height, int cell_bits, uint64_t *key)
+{
+    int words = mayan_key_words(width, height, cell_bits);
     for (int i = 0; i < words; i++) key[i] = 0;
-    int bits = 4 * height, at = 0;
+    int bits = cell_bits * height, at = 0;
     for (int x = 0; x < width; x++, at += bits) {
+        uint64_t c = cell_bits == 3 ? three_bit_cells(columns[x]) : columns[x];
         int word = at / 64, shift = at % 64;
-        key[word] |= columns[x] << shift;
-        if (shift && shift + bits > 64) key[word + 1] |= columns[x] >> (64 - shift);
+        key[word] |= c << shift;
+        if (shift && shift + bits > 64) key[word + 1] |= c >> (64 - shift);
     }
 }
 
 static size_t slot_words(const mayan_table *t)
 {
-    return (size_t)t->words + 1;
+    return (size_t)t->words;
 }
 
-/* splitmix64's finaliser over the running sum of the words: every key bit reaches the low
- * bits that pick the bucket. */
+/* The failure mask of a slot (0: empty): the top bits of its last word. */
+static inline uint64_t slot_mask(const mayan_table *t, const uint64_t *slot)
+{
+    return slot[t->words - 1] >> MASK_SHIFT;
+}
+
+/* splitmix64's finaliser */
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 30;
@@ -42,17 +63,22 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The words weighted by distinct odd constants (independent products, so a 16-word key of a
+ * 16 x 16 board costs about as much as a short one), then one finaliser: every key bit reaches
+ * the low bits that pick the bucket. */
 static uint64_t key_hash(const uint64_t *key, int words)
 {
     uint64_t h = 0x243F6A8885A308D3ULL;
-    for (int i = 0; i < words; i++) h = mix(h + key[i]);
-    return h;
+    for (int i = 0; i < words; i++)
+        h += key[i] * ((0x9E3779B97F4A7C15ULL + (uint64_t)i * 0xD6E8FEB86659FD94ULL) | 1);
+    return mix(h);
 }
 
-static bool same_key(const uint64_t *a, const uint64_t *b, int words)
+/* Does the slot hold this key (its mask bits aside)? */
+static bool same_key(const uint64_t *slot, const uint64_t *key, int words)
 {
-    uint64_t diff = 0;
-    for (int i = 0; i < words; i++) diff |= a[i] ^ b[i];
+    uint64_t diff = (slot[words - 1] & KEY_LOW) ^ key[words - 1];
+    for (int i = 0; i < words - 1; i++) diff |= slot[i] ^ key[i];
     return diff == 0;
 }
 
@@ -78,31 +104,39 @@ static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict
     int victim_top = 64;
     for (int i = 0; i < WAYS; i++) {
         uint64_t *slot = bucket + (size_t)i * sw;
-        uint64_t *meta = slot + t->words;
-        if (*meta == 0) {
+        uint64_t meta = slot_mask(t, slot);
+        if (meta == 0) {
             if (!victim || victim_top >= 0) victim = slot, victim_top = -1;
             continue;
         }
         if (same_key(slot, key, t->words)) {
-            *meta |= mask;
+            slot[t->words - 1] |= mask << MASK_SHIFT;
             return true;
         }
-        int top = mask_top(*meta);
+        int top = mask_top(meta);
         if (top < victim_top) victim = slot, victim_top = top;
     }
     if (victim_top >= 0 && !evict) return false;
     if (victim_top < 0) t->used++;
     memcpy(victim, key, (size_t)t->words * sizeof *key);
-    victim[t->words] = mask;
+    victim[t->words - 1] |= mask << MASK_SHIFT;
     return true;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static bool allocate(mayan_table *t, size_t nbuckets)
 {
-    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. */
+    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. A big table
+     * is probed at random: on 2 MiB pages (where the kernel allows them) a probe rarely misses
+     * the TLB as well as the cache. */
     size_t bytes = nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
-    uint64_t *slots = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    uint64_t *slots = aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!slots) return false;
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE) madvise(slots, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+#endif
     memset(slots, 0, bytes);
     t->slots = slots;
     t->nbuckets = nbuckets;
@@ -115,7 +149,7 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
     t->words = words;
     t->max_bytes = max_bytes;
     size_t nbuckets = FIRST_BUCKETS;
-    while (nbuckets > 1 && nbuckets * WAYS * ((size_t)words + 1) * sizeof(uint64_t) > max_bytes)
+    while (nbuckets > 1 && nbuckets * WAYS * (size_t)words * sizeof(uint64_t) > max_bytes)
         nbuckets /= 2;
     return allocate(t, nbuckets);
 }
@@ -131,13 +165,21 @@ size_t mayan_table_bytes(const mayan_table *t)
     return t->nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
 }
 
+void mayan_table_prefetch(const mayan_table *t, const uint64_t *key)
+{
+    const uint64_t *bucket = bucket_of(t, key);
+    size_t bytes = WAYS * slot_words(t) * sizeof(uint64_t);
+    for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch((const char *)bucket + at);
+}
+
 bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)
 {
     size_t sw = slot_words(t);
     const uint64_t *bucket = bucket_of(t, key);
     for (int i = 0; i < WAYS; i++) {
         const uint64_t *slot = bucket + (size_t)i * sw;
-        if (slot[t->words] && same_key(slot, key, t->words)) return (slot[t->words] >> depth) & 1;
+        if (slot_mask(t, slot) && same_key(slot, key, t->words))
+            return (slot_mask(t, slot) >> depth) & 1;
     }
     return false;
 }
@@ -158,9 +200,14 @@ static void grow(mayan_table *t)
         return;
     }
     size_t sw = slot_words(&old);
+    uint64_t key[MAYAN_TABLE_MAX_WORDS];
     for (size_t i = 0; i < old.nbuckets * WAYS; i++) {
         const uint64_t *slot = old.slots + i * sw;
-        if (slot[old.words]) place(t, slot, slot[old.words], true);
+        uint64_t mask = slot_mask(&old, slot);
+        if (!mask) continue;
+        memcpy(key, slot, sw * sizeof *key);
+        key[old.words - 1] &= KEY_LOW;
+        place(t, key, mask, true);
     }
     free(old.slots);
 }

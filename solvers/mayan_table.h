@@ -12,8 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A key's last word keeps its top MAYAN_TABLE_MASK_BITS bits zero: in the table they hold the
+ * entry's depths (bit d: no solution with d moves left). */
+#define MAYAN_TABLE_MASK_BITS 16
+#define MAYAN_TABLE_MAX_WORDS 17
+
 typedef struct mayan_table {
-    uint64_t *slots; /* nbuckets * 4 slots of (words key words + 1 mask word), 64-byte aligned */
+    uint64_t *slots; /* nbuckets * 4 slots of `words` words (the key, the mask inside), aligned */
     size_t nbuckets; /* a power of two */
     size_t used;     /* occupied slots */
     size_t max_bytes;
@@ -22,11 +27,13 @@ typedef struct mayan_table {
 
 /* The key of a board given as columns of 4-bit cells (cell y of column x in bits 4y..4y+3 of
  * columns[x], nothing at or above 4 * height bits): the columns end to end, cell (x, y) at bit
- * 4 * (x * height + y) of the key. A 5 x 7 board takes 3 words instead of 5. */
-int mayan_key_words(int width, int height);
-void mayan_key_pack(const uint64_t *columns, int width, int height, uint64_t *key);
+ * cell_bits * (x * height + y) of the key. cell_bits is 4, or 3 when no cell exceeds 7: a 5 x 7
+ * board of up to 7 colours takes 2 words, its depth mask included (a bucket of 4 entries is one
+ * cache line), instead of 3 + 1. */
+int mayan_key_words(int width, int height, int cell_bits);
+void mayan_key_pack(const uint64_t *columns, int width, int height, int cell_bits, uint64_t *key);
 
-/* false when even the first small allocation fails. */
+/* words: 1..MAYAN_TABLE_MAX_WORDS. false when even the first small allocation fails. */
 bool mayan_table_init(mayan_table *t, int words, size_t max_bytes);
 void mayan_table_free(mayan_table *t);
 size_t mayan_table_bytes(const mayan_table *t);
@@ -34,5 +41,8 @@ size_t mayan_table_bytes(const mayan_table *t);
 /* Is it recorded that `key` has no solution with exactly `depth` (1..15) moves left? */
 bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth);
 void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth);
+
+/* Asks the memory for key's bucket ahead of mayan_table_failed (a hint; changes nothing). */
+void mayan_table_prefetch(const mayan_table *t, const uint64_t *key);
 
 #endif

@@ -1,0 +1,189 @@
+/* The Mayan board as the search sees it, and what a move does to it.
+ *
+ * A column is one 64-bit word of sixteen 4-bit cells (row y in bits 4y..4y+3, 0 = empty), so a
+ * board is at most 16 words, and the run test works on all rows of two or three columns at
+ * once with nibble-parallel bit tricks. Everything here is static inline: it is the search's
+ * inner loop (solvers/mayan.c), kept in one translation unit with it. */
+#ifndef PUZZLED_MAYAN_COLUMNS_H
+#define PUZZLED_MAYAN_COLUMNS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mayan.h"
+#include "mayan_bound.h"
+
+#define NIB_LOW 0x1111111111111111ULL
+
+typedef uint64_t column;
+
+/* Bit 0 of each nibble set where that nibble of v is nonzero. */
+static inline uint64_t nib_nonzero(uint64_t v)
+{
+    v |= v >> 1;
+    v |= v >> 2;
+    return v & NIB_LOW;
+}
+
+/* Bit 0 of each nibble set where a and b hold the same block (both nonzero and equal). */
+static inline uint64_t nib_same(uint64_t a, uint64_t b)
+{
+    return ~nib_nonzero(a ^ b) & nib_nonzero(a) & NIB_LOW;
+}
+
+static inline int col_height(column c)
+{
+    return c ? (63 - __builtin_clzll(c)) / 4 + 1 : 0;
+}
+
+static inline unsigned col_get(column c, int y)
+{
+    return (unsigned)(c >> (4 * y)) & 15u;
+}
+
+/* The column without row y; the blocks above fall by one. */
+static inline column col_remove(column c, int y)
+{
+    uint64_t below = y ? c & (~0ULL >> (64 - 4 * y)) : 0;
+    uint64_t above = y < 15 ? (c >> (4 * y + 4)) << (4 * y) : 0;
+    return below | above;
+}
+
+/* Removes the marked cells (mark: bit 0 of each marked cell's nibble) and lets the rest fall.
+ * Marked cells come in few contiguous stretches (usually one): cut them out one stretch at a
+ * time, from the top down so that the lower ones keep their place. */
+static inline column col_compact(column c, uint64_t mark, mayan_counts *cc /* may be NULL */,
+                                 mayan_counts one /* this column's unit in cc */)
+{
+    if (cc)
+        for (uint64_t m = mark; m; m &= m - 1) cc[col_get(c, __builtin_ctzll(m) / 4)] -= one;
+    while (mark) {
+        int top = (63 - __builtin_clzll(mark)) / 4; /* highest marked cell */
+        uint64_t gaps = ~mark & NIB_LOW & ((1ULL << (4 * top)) - 1);
+        int from = gaps ? (63 - __builtin_clzll(gaps)) / 4 + 1 : 0; /* its stretch: from..top */
+        int len = top - from + 1;
+        uint64_t below = from ? ~0ULL >> (64 - 4 * from) : 0;
+        uint64_t above = len < 16 ? (c >> (4 * len)) & ~below : 0;
+        c = (c & below) | above;
+        mark &= below;
+    }
+    return c;
+}
+
+static inline int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static inline int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* Vanishes runs until the board is still; returns true when anything vanished.
+ *
+ * Only columns lo..hi changed since the board was last still, so every new run has a cell
+ * there: vertical runs are looked for in lo..hi only, horizontal ones in the windows of three
+ * columns that overlap lo..hi. After a removal, the columns that lost blocks are the new
+ * range (a run of cells that did not move would have vanished in the round before). */
+static inline bool settle(column *col, int width, int lo, int hi, mayan_counts *cc)
+{
+    bool any = false;
+    for (;;) {
+        int mlo = imax(lo - 2, 0), mhi = imin(hi + 2, width - 1);
+        uint64_t mark[MAYAN_MAX_SIDE];
+        uint64_t found = 0;
+        for (int x = mlo; x <= mhi; x++) {
+            uint64_t r = 0;
+            if (x >= lo && x <= hi) {
+                uint64_t e = nib_same(col[x], col[x] >> 4);
+                r = e & (e >> 4);
+                r |= r << 4 | r << 8;
+            }
+            mark[x] = r;
+            found |= r;
+        }
+        /* Windows x..x+2 with mlo <= x and x + 2 <= mhi. */
+        if (mhi - mlo >= 2) {
+            uint64_t left = nib_same(col[mlo], col[mlo + 1]);
+            for (int x = mlo; x + 2 <= mhi; x++) {
+                uint64_t right = nib_same(col[x + 1], col[x + 2]);
+                uint64_t r = left & right;
+                mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found |= r;
+                left = right;
+            }
+        }
+        if (!found) return any;
+        any = true;
+        lo = width, hi = -1;
+        for (int x = mlo; x <= mhi; x++)
+            if (mark[x]) {
+                col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
+                lo = imin(lo, x), hi = imax(hi, x);
+            }
+    }
+}
+
+static inline bool board_empty(const column *col, int width)
+{
+    for (int x = 0; x < width; x++)
+        if (col[x]) return false;
+    return true;
+}
+
+static inline mayan_counts one_at(int x)
+{
+    return (mayan_counts)1 << (4 * x);
+}
+
+/* Would swapping (x, y) = v with (x + 1, y) = u (u != v, both blocks) make a run? On a still
+ * board every new run holds one of the two swapped cells, so four cells of the row and two
+ * short stretches of the two columns decide it; most swaps make no run at all. */
+static inline bool swap_makes_run(const column *col, int width, int x, int y, unsigned v,
+                                  unsigned u)
+{
+    /* u lands at (x, y): its row neighbour on the right is now v != u. */
+    if (x >= 2 && col_get(col[x - 1], y) == u && col_get(col[x - 2], y) == u) return true;
+    if (x + 3 < width && col_get(col[x + 2], y) == v && col_get(col[x + 3], y) == v) return true;
+    column a = col[x], b = col[x + 1];
+    uint64_t m = (uint64_t)15 << (4 * y);
+    a = (a & ~m) | ((uint64_t)u << (4 * y));
+    b = (b & ~m) | ((uint64_t)v << (4 * y));
+    uint64_t ea = nib_same(a, a >> 4), eb = nib_same(b, b >> 4);
+    return (ea & (ea >> 4)) | (eb & (eb >> 4));
+}
+
+static inline void swap_cells(column *col, int x, int y)
+{
+    uint64_t m = (uint64_t)15 << (4 * y);
+    column a = col[x] & m, b = col[x + 1] & m;
+    col[x] = (col[x] & ~m) | b;
+    col[x + 1] = (col[x + 1] & ~m) | a;
+}
+
+/* The board after dragging (x, y) = v into the empty air of column to = x +- 1. */
+static inline void drag(const column *col, int width, int x, int y, unsigned v, int to,
+                        column *child)
+{
+    memcpy(child, col, (size_t)width * sizeof *col);
+    child[x] = col_remove(col[x], y);
+    child[to] |= (uint64_t)v << (4 * col_height(col[to]));
+}
+
+static inline void swap(const column *col, int width, int x, int y, unsigned v, unsigned u,
+                        column *child)
+{
+    memcpy(child, col, (size_t)width * sizeof *col);
+    uint64_t m = (uint64_t)15 << (4 * y);
+    child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
+    child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
+}
+
+/* Bit 0 of each nibble set where column c holds colour v (1..15). */
+static inline uint64_t nib_is(column c, unsigned v)
+{
+    return ~nib_nonzero(c ^ (NIB_LOW * v)) & NIB_LOW;
+}
+
+#endif

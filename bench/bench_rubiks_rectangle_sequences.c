@@ -8,7 +8,12 @@
  *   build/bench/bench_rubiks_rectangle_sequences 14 16 climb hill climbing, 400 restarts each
  *   build/bench/bench_rubiks_rectangle_sequences 29 32 triple three pairs, hill climbing from
  *       3 random starts per length and class (odd pairs first), about 10 ms per score
+ *   build/bench/bench_rubiks_rectangle_sequences 36 36 quad [steps [mask [start]]] four pairs
+ *       (events of the fourth: d, e), one start per class (or only the class of odd-pair mask;
+ *       from the run `start` if given, "-" for none; annealed from temperature T if given:
+ *       `36 36 quad 3000 0 - 0.02`), about 0.1-0.2 s per score
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,17 +50,21 @@ static void offer(best_list *best, const uint8_t *rows, int len)
     }
 }
 
-/* Three pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose odd
- * pairs come first; the solver maps a block's pairs onto them. */
-static void triple(int len, int restarts, int steps)
+/* Three or four pairs: hill climbing (swap two events, or T <-> B of one) for the classes whose
+ * odd pairs come first; the solver maps a block's pairs onto them. */
+static const char *start_text; /* a run to climb from instead of random ones */
+static double anneal;          /* starting temperature: worse runs are taken with exp(-d/T) */
+
+static void multi(int len, int pairs, int restarts, int steps, int only)
 {
-    static const uint8_t ev3[6] = {1, 2, 5, 6, 9, 10};
-    static const unsigned classes[4] = {0, 1, 3, 7};
-    srand(777u + (unsigned)len);
-    for (int k = 0; k < 4; k++) {
+    static const uint8_t ev[8] = {1, 2, 5, 6, 9, 10, 13, 14};
+    static const unsigned classes[5] = {0, 1, 3, 7, 15};
+    int events = 2 * pairs;
+    srand(777u + (unsigned)len + 1000u * (unsigned)(pairs - 3));
+    for (int k = 0; k <= pairs; k++) {
         unsigned want = classes[k];
-        int odd = (want & 1) + ((want >> 1) & 1) + (want >> 2);
-        if ((odd & 1) != (len & 1)) continue; /* every event flips one pair's parity */
+        if ((k & 1) != (len & 1)) continue; /* every event flips one pair's parity */
+        if (only >= 0 && (unsigned)only != want) continue;
         double best = 99;
         char best_text[RR_SEQ_MAX + 1] = "";
         for (int r = 0; r < restarts; r++) {
@@ -64,42 +73,66 @@ static void triple(int len, int restarts, int steps)
             do {
                 par = 0;
                 for (int i = 0; i < len; i++) {
-                    do cur[i] = ev3[rand() % 6];
+                    do cur[i] = ev[rand() % events];
                     while (i > 0 && cur[i] == cur[i - 1]);
                     par ^= 1u << RR_ROW_PAIR(cur[i]);
                 }
             } while (par != want);
+            if (start_text && (int)strlen(start_text) == len)
+                for (int i = 0; i < len; i++)
+                    cur[i] = (uint8_t)(start_text[i] <= '9' ? start_text[i] - '0'
+                                                            : start_text[i] - 'a' + 10);
             rubiks_rectangle_seq_free(&seq);
-            rubiks_rectangle_seq_init(&group, cur, len, 3, &seq);
+            rubiks_rectangle_seq_init(&group, cur, len, pairs, &seq);
             double m = seq.complete ? seq.mean_cost : 99;
             for (int step = 0; step < steps; step++) {
                 uint8_t t[RR_SEQ_MAX];
                 memcpy(t, cur, sizeof t);
                 int a = rand() % len;
-                if (rand() % 2) {
+                int kind = rand() % 3;
+                if (kind == 0) {
                     int z = rand() % len;
                     uint8_t v = t[a];
                     t[a] = t[z];
                     t[z] = v;
-                } else {
+                } else if (kind == 1) {
                     t[a] ^= 3;
+                } else {
+                    /* move one event elsewhere (the parities stay) */
+                    int z = rand() % len;
+                    uint8_t v = t[a];
+                    if (a < z)
+                        memmove(t + a, t + a + 1, (size_t)(z - a));
+                    else
+                        memmove(t + z + 1, t + z, (size_t)(a - z));
+                    t[z] = v;
                 }
                 bool ok = true;
                 for (int i = 1; i < len; i++)
                     if (t[i] == t[i - 1]) ok = false;
                 if (!ok) continue;
                 rubiks_rectangle_seq_free(&seq);
-                rubiks_rectangle_seq_init(&group, t, len, 3, &seq);
-                double m2 = seq.complete && seq.pairs == 3 ? seq.mean_cost : 99;
-                if (m2 <= m) m = m2, memcpy(cur, t, sizeof t);
+                rubiks_rectangle_seq_init(&group, t, len, pairs, &seq);
+                double m2 = seq.complete && seq.pairs == pairs ? seq.mean_cost : 99;
+                double temp = anneal * (1.0 - (double)step / steps);
+                bool take = m2 <= m || (m2 < 99 && temp > 0 &&
+                                        (double)rand() / RAND_MAX < exp(-(m2 - m) / temp));
+                if (take) m = m2, memcpy(cur, t, sizeof t);
+                if (m < best) {
+                    best = m;
+                    for (int i = 0; i < len; i++) best_text[i] = "0123456789abcdef"[cur[i]];
+                    best_text[len] = '\0';
+                    printf("  step %d: %.4f  \"%s\"\n", step, best, best_text);
+                    fflush(stdout);
+                }
             }
             if (m < best) {
                 best = m;
-                for (int i = 0; i < len; i++) best_text[i] = "0123456789a"[cur[i]];
+                for (int i = 0; i < len; i++) best_text[i] = "0123456789abcdef"[cur[i]];
                 best_text[len] = '\0';
             }
         }
-        printf("length %2d, three pairs, odd mask %u: mean %.4f  \"%s\"\n", len, want, best,
+        printf("length %2d, %d pairs, odd mask %u: mean %.4f  \"%s\"\n", len, pairs, want, best,
                best_text);
         fflush(stdout);
     }
@@ -161,13 +194,22 @@ int main(int argc, char **argv)
     int from = argc > 1 ? atoi(argv[1]) : 6, to = argc > 2 ? atoi(argv[2]) : 10;
     bool hill = argc > 3 && strcmp(argv[3], "climb") == 0;
     bool three = argc > 3 && strcmp(argv[3], "triple") == 0;
+    bool four = argc > 3 && strcmp(argv[3], "quad") == 0;
+    int steps = argc > 4 ? atoi(argv[4]) : 500, only = argc > 5 ? atoi(argv[5]) : -1;
+    start_text = argc > 6 && strcmp(argv[6], "-") != 0 ? argv[6] : NULL;
+    anneal = argc > 7 ? atof(argv[7]) : 0;
     if (from < 1 || to > RR_SEQ_MAX || from > to) {
         fprintf(stderr, "lengths must lie in 1..%d\n", RR_SEQ_MAX);
         return 1;
     }
     rubiks_rectangle_group_init(&group);
+    if (four) {
+        for (int len = from; len <= to; len++) multi(len, 4, 1, steps, only);
+        rubiks_rectangle_seq_free(&seq);
+        return 0;
+    }
     if (three) {
-        for (int len = from; len <= to; len++) triple(len, 3, 500);
+        for (int len = from; len <= to; len++) multi(len, 3, 3, steps, only);
         rubiks_rectangle_seq_free(&seq);
         return 0;
     }

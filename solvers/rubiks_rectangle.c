@@ -11,7 +11,8 @@
  * par(0,0) for every orbit.
  *
  * Construction ("shared row runs with column carry"). The row pairs are grouped into blocks of
- * three (or of two: boards of moderate size plan both cuts), solved one block at a time. A block
+ * four (boards of at least 400 orbits) or three (or of two: boards of moderate size plan two
+ * cuts and keep the cheaper), solved one block at a time. A block
  * gets one run of row flips X1..Xk (a row sequence) shared by all its orbits; before each Xi,
  * each column pair q applies some c_i in V = {e, L, R, LR}, and one column flip then serves the
  * orbits of every row pair of the block at once. Column flips also act on every other block, but
@@ -26,11 +27,13 @@
  * and backward DP values make each try cheap. A candidate is a run laid onto the block in any order
  * of its pairs that fits their parities, and on boards of moderate size in any mirror image
  * (top/bottom of each pair, left/right): the images' tables are the run's own with conjugated
- * keys, so they cost no memory. Blocks run along the longer side of the board (the
+ * keys, so they cost no memory. Blocks of four (one run) also take prefixes: a row flip of a
+ * pair before the run, which fits the run to any parities and is again the run's own table with
+ * the key multiplied (see block). Blocks run along the longer side of the board (the
  * transposed board when H > W), and boards of moderate size are planned both ways. Adjacent
  * flips of the same kind commute, so a last pass cancels equal pairs inside each run.
  *
- * Flips on random boards: about 0.77 per 4-cell orbit on 1000 x 1000, 0.93 on 100 x 100 (a
+ * Flips on random boards: about 0.75 per 4-cell orbit on 1000 x 1000, 0.90 on 100 x 100 (a
  * per-orbit commutator method needs about 3.9). */
 #include "rubiks_rectangle.h"
 
@@ -55,6 +58,10 @@
  * above, the time grows past that of a 1000 x 1000 board. */
 #define MIRRORS_MIN_ORBITS 400
 #define MIRRORS_MAX_ORBITS 4000
+/* Boards with this many 4-cell orbits plan blocks of four too (their table is built on the first
+ * such board): 2.7-3.4 % fewer flips from 100 x 100 to 1000 x 1000; on smaller boards the run
+ * of 36 row flips seldom pays and the plan would cost twice the time. */
+#define QUADS_MIN_ORBITS 400
 /* How many of the best runs of a block have their mirror images tried. */
 #define TOP_RUNS 3
 
@@ -149,6 +156,18 @@ static const char *const triple_sequences[] = {
     "2a2619592a6216192561a2562a61a29",
 };
 
+/* A run shared by four pairs of rows (events of the fourth pair: d, e), by hill climbing and
+ * annealing (`bench_rubiks_rectangle_sequences 36 36 quad ...`, see RESULTS-rubiks-rectangle.md):
+ * 3.009 column flips per block column, pairs 0 and 1 odd. Its table is 24^4 x 4 entries (1.3 MB
+ * of costs, 10.6 MB of choices, about 0.1 s to build), so it is built only when the first board
+ * of at least QUADS_MIN_ORBITS plans blocks of four. A block whose parities differ from the
+ * run's gets one row flip ahead of the run for each pair that differs (see block.pre), so one
+ * run serves every block; with two odd pairs that is 0.75 flips per block on average. A second
+ * run gained 0.2 % for twice the memory and build time. */
+static const char *const quad_sequences[] = {
+    "d5ad6e52a5d21ea562e6de95da652ea2d51e",
+};
+
 #define SINGLE_CAP (1 + 3 + 6 + 12 + 24 + 48)
 #define JOINT_CAP (sizeof joint_sequences / sizeof joint_sequences[0])
 #define TRIPLE_CAP (sizeof triple_sequences / sizeof triple_sequences[0])
@@ -164,6 +183,17 @@ typedef struct seq_pool {
 static seq_pool shared_pool;
 static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
 
+#define QUAD_CAP (sizeof quad_sequences / sizeof quad_sequences[0])
+
+typedef struct quad_pool {
+    rubiks_rectangle_seq seq[QUAD_CAP];
+    int count;
+    bool out_of_memory;
+} quad_pool;
+
+static quad_pool shared_quads;
+static pthread_once_t shared_quads_once = PTHREAD_ONCE_INIT;
+
 static void pool_add(seq_pool *pool, const uint8_t *rows, int len, int pairs)
 {
     if (pool->count >= (int)POOL_CAP) return;
@@ -171,12 +201,18 @@ static void pool_add(seq_pool *pool, const uint8_t *rows, int len, int pairs)
         pool->out_of_memory = true;
 }
 
-static void pool_add_text(seq_pool *pool, const char *text)
+static int parse_rows(const char *text, uint8_t *rows)
 {
-    uint8_t rows[RR_SEQ_MAX];
     int len = 0;
     for (const char *p = text; *p && len < RR_SEQ_MAX; p++)
         rows[len++] = (uint8_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+    return len;
+}
+
+static void pool_add_text(seq_pool *pool, const char *text)
+{
+    uint8_t rows[RR_SEQ_MAX];
+    int len = parse_rows(text, rows);
     pool_add(pool, rows, len, 1);
 }
 
@@ -198,7 +234,7 @@ static void pool_build(void)
                 rows[i] = (uint8_t)(v % 3 + 1);
                 if (i > 0 && rows[i] == rows[i - 1]) ok = false;
             }
-            if (ok) pool_add(pool, rows, len, len == 0 ? RR_PAIRS_MAX : 1);
+            if (ok) pool_add(pool, rows, len, len == 0 ? 3 : 1);
         }
     }
     for (size_t k = 0; k < JOINT_CAP; k++) pool_add_text(pool, joint_sequences[k]);
@@ -212,17 +248,56 @@ static const seq_pool *pool_get(void)
     return shared_pool.out_of_memory ? NULL : &shared_pool;
 }
 
-/* The sequence for a block of `pairs` row pairs with parities `parity` when it serves `cols`
- * column pairs: fewest expected flips, row flips plus cols times the mean column cost. */
-static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, unsigned parity,
-                                             int cols)
+static void quads_build(void)
+{
+    const seq_pool *pool = pool_get();
+    quad_pool *quads = &shared_quads;
+    quads->count = 0;
+    if (!pool) {
+        quads->out_of_memory = true;
+        return;
+    }
+    for (size_t k = 0; k < QUAD_CAP; k++) {
+        uint8_t rows[RR_SEQ_MAX];
+        int len = parse_rows(quad_sequences[k], rows);
+        if (!rubiks_rectangle_seq_init(&pool->group, rows, len, 4, &quads->seq[quads->count++]))
+            quads->out_of_memory = true;
+    }
+}
+
+/* The four-pair runs, built on first use; NULL when out of memory. */
+static const quad_pool *quads_get(void)
+{
+    pthread_once(&shared_quads_once, quads_build);
+    return shared_quads.out_of_memory ? NULL : &shared_quads;
+}
+
+/* The runs a plan chooses from: the shared pool's, and the four-pair runs when blocks of four
+ * are planned. */
+typedef struct seq_list {
+    const rubiks_rectangle_seq *seq[POOL_CAP + QUAD_CAP];
+    int count;
+} seq_list;
+
+static unsigned popcount(unsigned v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+}
+
+/* The sequence for a block of `pairs` row pairs with parities `parity` (odd pairs first) when it
+ * serves `cols` column pairs: fewest expected flips, row flips (one more for each pair whose
+ * parity differs, when prefixes are allowed) plus cols times the mean column cost. */
+static const rubiks_rectangle_seq *pool_pick(const seq_list *list, int pairs, unsigned parity,
+                                             int cols, bool prefix)
 {
     const rubiks_rectangle_seq *best = NULL;
     double best_cost = 0;
-    for (int i = 0; i < pool->count; i++) {
-        const rubiks_rectangle_seq *s = &pool->seq[i];
-        if (!s->complete || s->pairs != pairs || s->parity != parity) continue;
-        double cost = s->row_cost + cols * s->mean_cost;
+    for (int i = 0; i < list->count; i++) {
+        const rubiks_rectangle_seq *s = list->seq[i];
+        if (!s->complete || s->pairs != pairs || (!prefix && s->parity != parity)) continue;
+        double cost = s->row_cost + popcount(s->parity ^ parity) + cols * s->mean_cost;
         if (!best || cost < best_cost) best = s, best_cost = cost;
     }
     return best;
@@ -235,15 +310,24 @@ static const rubiks_rectangle_seq *pool_pick(const seq_pool *pool, int pairs, un
  * their odd pairs first). Two mirror images are free as well: bit j of tb swaps the top and
  * bottom rows of the run's pair j, and lr swaps the left and right column of every choice. Each
  * image's table is the run's own with the key conjugated (see block_key), so a block chooses
- * among many runs at no memory cost. */
+ * among many runs at no memory cost. A prefix is a row flip X of the run's pair j (bits 2j..2j+1
+ * of pre: 1 = its top row, 2 = its bottom row) made before the run, with no column flips before
+ * it: the orbit's word becomes X w, so the run's table serves it at the key X phi. A prefix
+ * changes the pair's parity, so one run serves blocks of every parity. */
 typedef struct block {
     int first;
-    uint8_t size;   /* 1..3 */
-    uint8_t parity; /* bit j: the parity of the run's pair j */
+    uint8_t size;   /* 1..4 */
+    uint8_t parity; /* bit j: the parity of the block's pair that plays the run's pair j */
     uint8_t pair[RR_PAIRS_MAX];
     uint8_t tb, lr;
+    uint8_t pre;
     const rubiks_rectangle_seq *seq;
 } block;
+
+static inline unsigned block_row_cost(const block *bl)
+{
+    return bl->seq->row_cost + popcount(bl->pre);
+}
 
 /* The state the core solver works on: P x Q orbits, tau = inverse of each orbit's state, and
  * the blocks of consecutive row pairs. */
@@ -256,6 +340,8 @@ typedef struct core {
     uint8_t *column_parity;    /* [q]: the parity of G_q */
     block *block;              /* [block] */
     bool mirrors;              /* try the mirror images in the descent */
+    bool quads;                /* plan blocks of four too */
+    const seq_list *list;      /* the runs to choose from */
     uint8_t conj[4][RR_PERMS]; /* [tb + 2 lr][x]: x conjugated by the image */
 } core;
 
@@ -293,6 +379,7 @@ static void cut_blocks(core *c, int size)
     while (p < P) {
         int left = P - p, take = left < size ? left : size;
         if (size == 3 && left == 4) take = 2;
+        if (size == 4 && (left == 5 || left == 6)) take = 3;
         c->block[n].first = p;
         c->block[n].size = (uint8_t)take;
         n++;
@@ -307,9 +394,9 @@ static void order_blocks(core *c)
     for (int blk = 0; blk < c->blocks; blk++) {
         block *bl = &c->block[blk];
         int n = 0;
-        if (bl->size == 3) {
+        if (bl->size >= 3) {
             for (int odd = 1; odd >= 0; odd--)
-                for (int j = 0; j < 3; j++)
+                for (int j = 0; j < bl->size; j++)
                     if (c->pair_parity[bl->first + j] == odd) bl->pair[n++] = (uint8_t)j;
         } else {
             for (int j = 0; j < bl->size; j++) bl->pair[n++] = (uint8_t)j;
@@ -317,7 +404,7 @@ static void order_blocks(core *c)
         bl->parity = 0;
         for (int j = 0; j < bl->size; j++)
             bl->parity |= (uint8_t)(c->pair_parity[bl->first + bl->pair[j]] << j);
-        bl->tb = bl->lr = 0;
+        bl->tb = bl->lr = bl->pre = 0;
     }
 }
 
@@ -335,8 +422,12 @@ static inline uint8_t target(const core *c, uint8_t tau, unsigned a, unsigned g_
 static inline unsigned arranged_key(const core *c, const block *bl, const uint8_t *raw)
 {
     unsigned key = 0;
-    for (int j = bl->size - 1; j >= 0; j--)
-        key = key * RR_PERMS + c->conj[((bl->tb >> j) & 1) | bl->lr << 1][raw[bl->pair[j]]];
+    for (int j = bl->size - 1; j >= 0; j--) {
+        uint8_t phi = raw[bl->pair[j]];
+        unsigned pre = (bl->pre >> (2 * j)) & 3;
+        if (pre) phi = c->g->mul[c->g->row[pre]][phi];
+        key = key * RR_PERMS + c->conj[((bl->tb >> j) & 1) | bl->lr << 1][phi];
+    }
     return key;
 }
 
@@ -414,17 +505,37 @@ static void choose_parities(core *c, unsigned g0)
         c->pair_parity[p] = (uint8_t)(g->parity[c->tau[(size_t)p * Q]] ^ g0);
 }
 
-static void pick_default_sequences(core *c, const seq_pool *pool)
+/* Sets the prefixes of a block whose run's parities differ from its pairs': the top row of each
+ * pair that differs. False when they differ in a block of fewer than four pairs. */
+static bool fit_prefix(const core *c, block *bl)
 {
-    for (int blk = 0; blk < c->blocks; blk++)
-        c->block[blk].seq = pool_pick(pool, c->block[blk].size, c->block[blk].parity, c->cols);
+    unsigned parity = 0;
+    for (int j = 0; j < bl->size; j++)
+        parity |= (unsigned)c->pair_parity[bl->first + bl->pair[j]] << j;
+    unsigned differ = (parity ^ bl->seq->parity) & ((1u << bl->size) - 1);
+    bl->pre = 0;
+    if (!differ) return true;
+    /* Blocks of three choose among runs of every parity; prefixes there gained 0.06 %. */
+    if (bl->seq->len == 0 || bl->size < 4) return false;
+    for (int j = 0; j < bl->size; j++)
+        if ((differ >> j) & 1) bl->pre |= (uint8_t)(RR_ROW_TOP << (2 * j));
+    return true;
+}
+
+static void pick_default_sequences(core *c)
+{
+    for (int blk = 0; blk < c->blocks; blk++) {
+        block *bl = &c->block[blk];
+        bl->seq = pool_pick(c->list, bl->size, bl->parity, c->cols, bl->size == 4);
+        fit_prefix(c, bl);
+    }
 }
 
 /* Total flips of the core plan for the current row sequences; -1 when out of time. */
 static long plan_cost(const core *c, unsigned *f, budget *b)
 {
     long total = 0;
-    for (int blk = 0; blk < c->blocks; blk++) total += c->block[blk].seq->row_cost;
+    for (int blk = 0; blk < c->blocks; blk++) total += block_row_cost(&c->block[blk]);
     for (int q = 0; q < c->cols; q++) {
         if (budget_expired(b)) return -1;
         unsigned totals[2];
@@ -464,7 +575,7 @@ static long trial_cost(const core *c, const block *trial, const unsigned *f, con
                        const uint8_t *raw, long limit)
 {
     const rubiks_rectangle_seq *s = trial->seq;
-    long cost = s->row_cost;
+    long cost = block_row_cost(trial);
     for (int q = 0; q < c->cols && (limit < 0 || cost < limit); q++) {
         unsigned m = COST_INF;
         for (size_t at = 8 * (size_t)q; at < 8 * (size_t)q + 8; at += 4)
@@ -483,20 +594,29 @@ static long trial_cost(const core *c, const block *trial, const unsigned *f, con
     return cost;
 }
 
+/* The order number pm (0 <= pm < size!) of size pairs, by its factorial digits. */
+static void order_of(int size, int pm, uint8_t *order)
+{
+    uint8_t left[RR_PAIRS_MAX];
+    for (int j = 0; j < size; j++) left[j] = (uint8_t)j;
+    for (int j = 0, n = size; j < size; j++, n--) {
+        int f = 1;
+        for (int k = 2; k < n; k++) f *= k;
+        int at = pm / f;
+        pm %= f;
+        order[j] = left[at];
+        for (int k = at; k < n - 1; k++) left[k] = left[k + 1];
+    }
+}
+
 /* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
  * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
  * backward DP values of every column pair and total, laid out [block][q][total][net] so that
  * one block's values are contiguous; keys holds one block's table keys. */
-static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, uint16_t *keys,
-                    uint8_t *raw, budget *b)
+static bool descend(core *c, unsigned *fw, unsigned *bw, uint32_t *keys, uint8_t *raw, budget *b)
 {
-    static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6};
-    static const uint8_t perms[RR_PAIRS_MAX + 1][6][RR_PAIRS_MAX] = {
-        {{0}},
-        {{0}},
-        {{0, 1}, {1, 0}},
-        {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}},
-    };
+    static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6, 24};
+    const seq_list *list = c->list;
     int B = c->blocks, Q = c->cols;
     size_t row = 8 * (size_t)Q; /* one block's values */
     for (int q = 0; q < Q; q++) {
@@ -541,21 +661,19 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
         long top_cost[TOP_RUNS];
         int tops = 0;
         block trial = *bl;
-        for (int i = 0; i < pool->count; i++) {
-            const rubiks_rectangle_seq *s = &pool->seq[i];
-            /* The empty sequence serves a block of any size. */
-            if (s->pairs != size && s->len > 0) continue;
+        for (int i = 0; i < list->count; i++) {
+            const rubiks_rectangle_seq *s = list->seq[i];
+            /* The empty sequence serves a block of up to three pairs. */
+            if (s->len > 0 ? s->pairs != size : size > 3) continue;
             trial.seq = s;
             trial.tb = trial.lr = 0;
             /* Large boards keep the block's own order (odd pairs first): fewer tries. */
             for (int pm = 0; pm < (c->mirrors ? perm_count[size] : 1); pm++) {
-                bool fits = true;
-                for (int j = 0; j < size; j++) {
-                    trial.pair[j] = c->mirrors ? perms[size][pm][j] : bl->pair[j];
-                    if (((s->parity >> j) & 1) != c->pair_parity[bl->first + trial.pair[j]])
-                        fits = false;
-                }
-                if (!fits) continue;
+                if (c->mirrors)
+                    order_of(size, pm, trial.pair);
+                else
+                    memcpy(trial.pair, bl->pair, sizeof trial.pair);
+                if (!fit_prefix(c, &trial)) continue;
                 if (budget_expired(b)) return false;
                 long limit = tops == TOP_RUNS ? top_cost[TOP_RUNS - 1] : -1;
                 long cost = trial_cost(c, &trial, f, bn, raw, limit);
@@ -590,9 +708,28 @@ static bool descend(core *c, const seq_pool *pool, unsigned *fw, unsigned *bw, u
                 }
             }
         }
+        /* Then the other prefixes of the pick: the bottom row instead of the top for any of
+         * the pairs that take one. */
+        if (pick.pre && c->mirrors) {
+            unsigned take[RR_PAIRS_MAX], m = 0;
+            for (int j = 0; j < size; j++)
+                if ((pick.pre >> (2 * j)) & 3) take[m++] = (unsigned)j;
+            trial = pick;
+            for (unsigned v = 1; v < 1u << m; v++) {
+                if (budget_expired(b)) return false;
+                trial.pre = 0;
+                for (unsigned k = 0; k < m; k++)
+                    trial.pre |=
+                        (uint8_t)((((v >> k) & 1) ? RR_ROW_BOTTOM : RR_ROW_TOP) << (2 * take[k]));
+                long cost = trial_cost(c, &trial, f, bn, raw, best);
+                if (cost < best) {
+                    best = cost;
+                    pick = trial;
+                }
+            }
+        }
         *bl = pick;
-        for (size_t at = 0; at < row; at++)
-            keys[at] = (uint16_t)arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
+        for (size_t at = 0; at < row; at++) keys[at] = arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
         /* Advance the forward values through the block with its new sequence. */
         unsigned *next = fw + (blk + 1) * row;
         for (size_t at = 0; at < row; at += 4) {
@@ -645,9 +782,15 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
         if (budget_expired(b)) return false;
         const block *bl = &c->block[blk];
         const rubiks_rectangle_seq *s = bl->seq;
+        for (int j = 0; j < bl->size; j++) {
+            unsigned pre = (bl->pre >> (2 * j)) & 3;
+            int p = bl->first + bl->pair[j];
+            if (pre & RR_ROW_TOP) push(out, p + 1);
+            if (pre & RR_ROW_BOTTOM) push(out, H - p);
+        }
         for (int i = 0; i < s->len; i++) {
             for (int q = 0; q < Q; q++) {
-                unsigned cv = (choice[(size_t)blk * Q + q] >> (2 * i)) & 3;
+                unsigned cv = rubiks_rectangle_choice_at(choice[(size_t)blk * Q + q], i);
                 if (bl->lr) cv = table_net(bl, cv); /* the same swap of L and R */
                 if (cv & 1) push(out, -(q + 1));
                 if (cv & 2) push(out, -(W - q));
@@ -701,7 +844,7 @@ typedef struct workspace {
     block *block, *best_block;
     uint8_t *raw;
     unsigned *f, *fw, *bw;
-    uint16_t *keys;
+    uint32_t *keys;
     uint64_t *choice;
 } workspace;
 
@@ -747,21 +890,36 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
         return RUBIKS_RECTANGLE_NO_MEMORY;
     c->block = ws->block;
     core_init_conj(c);
+    seq_list list = {.count = 0};
+    for (int i = 0; i < pool->count; i++) list.seq[list.count++] = &pool->seq[i];
+    /* Blocks of four need at least four row pairs and enough orbits to pay (QUADS_MIN_ORBITS). */
+    bool cut_four = c->quads && c->rows >= 4;
+    if (cut_four) {
+        const quad_pool *quads = quads_get();
+        if (!quads) return RUBIKS_RECTANGLE_NO_MEMORY;
+        for (int i = 0; i < quads->count; i++) list.seq[list.count++] = &quads->seq[i];
+    }
+    c->list = &list;
 
     /* The free choices: the cut, and the parity of G_0. Plan each, keep the cheapest. */
     long best = -1;
     unsigned best_g0 = 0;
     int best_size = 3;
-    /* Up to two pairs, both cuts are the same one block. */
-    bool cut_two = both_cuts && Q < CUT_TWO_MAX_COLS && c->rows >= 3;
-    for (int size = 3; size >= (cut_two ? 2 : 3); size--)
+    /* The cuts to plan: fours where they are tried (threes too with few column pairs, where the
+     * row flips weigh more), else threes (and twos with few column pairs). Up to two pairs,
+     * every cut is the same one block. */
+    bool few_cols = both_cuts && Q < CUT_TWO_MAX_COLS && c->rows >= 3;
+    int sizes[2] = {3, few_cols ? 2 : 0};
+    if (cut_four) sizes[0] = 4, sizes[1] = few_cols ? 3 : 0;
+    for (int s = 0; s < 2 && sizes[s]; s++)
         for (unsigned g0 = 0; g0 < 2; g0++) {
+            int size = sizes[s];
             cut_blocks(c, size);
             choose_parities(c, g0);
             order_blocks(c);
-            pick_default_sequences(c, pool);
+            pick_default_sequences(c);
             for (int round = 0; round < DESCENT_ROUNDS; round++)
-                if (!descend(c, pool, ws->fw, ws->bw, ws->keys, ws->raw, b))
+                if (!descend(c, ws->fw, ws->bw, ws->keys, ws->raw, b))
                     return RUBIKS_RECTANGLE_TIME_LIMIT;
             long cost = plan_cost(c, ws->f, b);
             if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
@@ -790,7 +948,16 @@ static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int
     ws.column_parity = malloc((size_t)Q);
     ws.mark = calloc((size_t)(H > W ? H : W) + 1, 1);
     if (ws.pair_parity && ws.column_parity && ws.mark) {
-        core c = {g, H, W, P, Q, 0, tau, ws.pair_parity, ws.column_parity, NULL, mirrors, {{0}}};
+        core c = {.g = g,
+                  .height = H,
+                  .width = W,
+                  .rows = P,
+                  .cols = Q,
+                  .tau = tau,
+                  .pair_parity = ws.pair_parity,
+                  .column_parity = ws.column_parity,
+                  .mirrors = mirrors,
+                  .quads = (size_t)P * Q >= QUADS_MIN_ORBITS};
         status = solve_core(&c, &ws, out, both_cuts, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;

@@ -124,11 +124,13 @@ bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
             for (unsigned c = 0; c < 4; c++) {
                 size_t at = net ^ c;
                 for (int j = 0; j < n; j++) at += step[j][w[j]][c];
-                unsigned cc = cost[cur][st] + (c & 1) + (c >> 1);
-                if (cc < cost[cur ^ 1][at]) {
-                    cost[cur ^ 1][at] = (uint8_t)cc;
-                    choice[cur ^ 1][at] = choice[cur][st] | (uint64_t)c << (2 * i);
-                }
+                unsigned had = cost[cur][st], cc = had + (c & 1) + (c >> 1);
+                if (cc > RR_CHOICE_FLIPS || cc >= cost[cur ^ 1][at]) continue;
+                uint64_t ch = choice[cur][st];
+                if (c & 1) ch |= (uint64_t)(1 + 2 * i) << (7 * had++);
+                if (c & 2) ch |= (uint64_t)(2 + 2 * i) << (7 * had);
+                cost[cur ^ 1][at] = (uint8_t)cc;
+                choice[cur ^ 1][at] = ch;
             }
         }
     }

@@ -19,9 +19,12 @@
 #include <stdint.h>
 
 #define RR_PERMS 24
-#define RR_SEQ_MAX 32 /* the choice of a key fits 64 bits */
-#define RR_PAIRS_MAX 3
-#define RR_KEYS_MAX (RR_PERMS * RR_PERMS * RR_PERMS)
+#define RR_SEQ_MAX 48 /* a slot's code (below) fits 7 bits */
+/* A choice lists the column flips it makes, one 7-bit code each from bit 0 up: 1 + 2i for the
+ * left column before event i, 2 + 2i for the right; 0 ends the list. Nine fit 64 bits, and
+ * entries that need more are left out of the table (no run this solver uses needs them). */
+#define RR_CHOICE_FLIPS 9
+#define RR_PAIRS_MAX 4
 #define RR_COST_NONE 255
 
 /* Row events of a sequence: bits 0-1 say which rows of the pair flip (1 = top, 2 = bottom,
@@ -52,8 +55,19 @@ typedef struct rubiks_rectangle_seq {
     double mean_cost;         /* column flips per block column over uniformly random targets */
     uint32_t keys;            /* 24^(pairs the table covers) */
     uint8_t (*cost)[4];       /* [key][net]: fewest column flips, RR_COST_NONE if none */
-    uint64_t (*choice)[4];    /* c_i in bits 2i..2i+1 */
+    uint64_t (*choice)[4];    /* the column flips, RR_CHOICE_FLIPS codes */
 } rubiks_rectangle_seq;
+
+/* The column choice c_i (bit 0: left, bit 1: right) of a choice before event i. */
+static inline unsigned rubiks_rectangle_choice_at(uint64_t choice, int i)
+{
+    unsigned c = 0;
+    for (; choice; choice >>= 7) {
+        unsigned slot = (unsigned)(choice & 127) - 1;
+        if ((int)(slot >> 1) == i) c |= 1u << (slot & 1);
+    }
+    return c;
+}
 
 void rubiks_rectangle_group_init(rubiks_rectangle_group *g);
 

@@ -390,9 +390,9 @@ START_TEST(scrambles_sort)
 }
 END_TEST
 
-/* Short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean under 2 400 flips (three-
- * pair runs give about 2 320; two-pair runs gave 2 510, the reference per-orbit commutator
- * method about 9 700). */
+/* Short answers: on 100 x 100 boards scrambled by 4 000 flips, a mean under 2 300 flips (four-
+ * pair runs give about 2 235, three-pair runs gave 2 320, two-pair runs 2 510, the reference
+ * per-orbit commutator method about 9 700). */
 START_TEST(answers_are_short)
 {
     rng_state = 0x5107u;
@@ -407,7 +407,7 @@ START_TEST(answers_are_short)
         rubiks_rectangle_answer_free(&a);
         free(cells);
     }
-    ck_assert_uint_lt(total, 5 * 2400);
+    ck_assert_uint_lt(total, 5 * 2300);
 }
 END_TEST
 
@@ -568,21 +568,28 @@ START_TEST(run_tables_replay)
             ck_assert_uint_eq(m.cost[key][net], s.cost[d0 + 24 * conj[d1] + 576 * d2][net]);
             if (s.cost[key][net] == RR_COST_NONE) continue;
             finite++;
+            /* The choice lists its column flips as 7-bit codes 1 + 2i (left before event i)
+             * and 2 + 2i (right), each once. */
             uint64_t choice = s.choice[key][net];
-            unsigned cost = 0, total = 0;
+            unsigned cost = 0, total = 0, cvs[RR_SEQ_MAX] = {0};
+            for (; choice; choice >>= 7) {
+                unsigned slot = (unsigned)(choice & 127) - 1;
+                ck_assert_uint_lt(slot, 2 * (unsigned)len);
+                ck_assert_uint_eq(cvs[slot / 2] & (1u << (slot % 2)), 0);
+                cvs[slot / 2] |= 1u << (slot % 2);
+                cost++;
+            }
             uint8_t orbit[3][4];
             for (int j = 0; j < 3; j++)
                 for (int k = 0; k < 4; k++) orbit[j][k] = (uint8_t)k;
             for (int i = 0; i < len; i++) {
-                unsigned cv = (choice >> (2 * i)) & 3;
-                cost += (cv & 1) + (cv >> 1);
+                unsigned cv = cvs[i];
                 total ^= cv;
                 for (int j = 0; j < 3; j++) orbit_columns(orbit[j], cv);
                 int j = RR_ROW_PAIR(rows[i]);
                 if (rows[i] & RR_ROW_TOP) orbit_swap(orbit[j], 0, 1);
                 if (rows[i] & RR_ROW_BOTTOM) orbit_swap(orbit[j], 2, 3);
             }
-            if (len < 32) ck_assert_uint_eq(choice >> (2 * len), 0);
             ck_assert_uint_eq(cost, s.cost[key][net]);
             ck_assert_uint_eq(total, net);
             unsigned digit[3] = {d0, d1, d2};
@@ -599,6 +606,81 @@ START_TEST(run_tables_replay)
     ck_assert_int_ge(finite, s.complete ? 12 * 12 * 12 : 1);
     rubiks_rectangle_seq_free(&s);
     rubiks_rectangle_seq_free(&m);
+}
+END_TEST
+
+/* A four-pair run of 36 or 40 events (choices past 32 events): sampled finite entries of its
+ * table replay as above, and with a row flip X of one pair made first (no column flip before
+ * it) that pair's orbit ends at X phi instead: the rule the solver's prefixes rest on. */
+START_TEST(four_pair_run_tables_replay)
+{
+    rubiks_rectangle_group g;
+    rubiks_rectangle_group_init(&g);
+    rng_state = 0x4A11u + (uint64_t)_i;
+    static const uint8_t events[8] = {1, 2, 5, 6, 9, 10, 13, 14};
+    uint8_t rows[RR_SEQ_MAX];
+    int len = 36 + 4 * _i;
+    for (int i = 0; i < len; i++) {
+        do rows[i] = events[rng() % 8];
+        while (i > 0 && rows[i] == rows[i - 1]);
+    }
+    rubiks_rectangle_seq s;
+    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, 4, &s));
+    ck_assert_uint_eq(s.keys, 24 * 24 * 24 * 24);
+    int checked = 0;
+    for (int t = 0; t < 200000 && checked < 3000; t++) {
+        uint32_t key = (uint32_t)(rng() % s.keys);
+        unsigned net = (unsigned)(rng() % 4);
+        if (s.cost[key][net] == RR_COST_NONE) continue;
+        checked++;
+        unsigned cost = 0, total = 0, cvs[RR_SEQ_MAX] = {0};
+        for (uint64_t choice = s.choice[key][net]; choice; choice >>= 7) {
+            unsigned slot = (unsigned)(choice & 127) - 1;
+            ck_assert_uint_lt(slot, 2 * (unsigned)len);
+            cvs[slot / 2] |= 1u << (slot % 2);
+            cost++;
+        }
+        int pre_pair = (int)(rng() % 4);
+        unsigned pre = 1 + (unsigned)(rng() % 2); /* 1: top row, 2: bottom row */
+        uint8_t orbit[4][4];
+        for (int j = 0; j < 4; j++)
+            for (int k = 0; k < 4; k++) orbit[j][k] = (uint8_t)k;
+        if (pre == 1) orbit_swap(orbit[pre_pair], 0, 1);
+        if (pre == 2) orbit_swap(orbit[pre_pair], 2, 3);
+        for (int i = 0; i < len; i++) {
+            total ^= cvs[i];
+            for (int j = 0; j < 4; j++) orbit_columns(orbit[j], cvs[i]);
+            int j = RR_ROW_PAIR(rows[i]);
+            if (rows[i] & RR_ROW_TOP) orbit_swap(orbit[j], 0, 1);
+            if (rows[i] & RR_ROW_BOTTOM) orbit_swap(orbit[j], 2, 3);
+        }
+        ck_assert_uint_eq(cost, s.cost[key][net]);
+        ck_assert_uint_eq(total, net);
+        for (int j = 0; j < 4; j++) {
+            orbit_columns(orbit[j], net);
+            unsigned digit = key;
+            for (int d = 0; d < j; d++) digit /= 24;
+            digit %= 24;
+            if (j == pre_pair) digit = g.mul[g.row[pre]][digit];
+            for (int k = 0; k < 4; k++)
+                ck_assert_msg(g.perm[digit][k] == orbit[j][k], "key %u net %u pair %d", key, net,
+                              j);
+        }
+    }
+    ck_assert_int_eq(checked, 3000);
+    rubiks_rectangle_seq_free(&s);
+}
+END_TEST
+
+/* Blocks of four row pairs (boards of 400 to 4 000 orbits), with the prefixes that fit a run to
+ * any parities, and the cuts of 4k + 1 .. 4k + 3 pairs: random solvable boards replayed. */
+START_TEST(four_pair_blocks_sort)
+{
+    static const int shapes[][2] = {{8, 200}, {10, 160}, {12, 134}, {14, 116},
+                                    {18, 90}, {63, 27},  {50, 52},  {125, 120}};
+    int h = shapes[_i][0], w = shapes[_i][1];
+    rng_state = 0x4B10u + (uint64_t)_i;
+    scrambled_round_trip(h, w, 20L * (h + w), 2);
 }
 END_TEST
 
@@ -701,6 +783,8 @@ int main(void)
     tcase_add_loop_test(tc, every_shape_up_to_six_matches_rule, 0, 36);
     tcase_add_loop_test(tc, three_pair_blocks_sort, 0, 18);
     tcase_add_loop_test(tc, run_tables_replay, 0, 4);
+    tcase_add_loop_test(tc, four_pair_run_tables_replay, 0, 2);
+    tcase_add_loop_test(tc, four_pair_blocks_sort, 0, 8);
     tcase_add_test(tc, largest_board_sorts);
     tcase_add_test(tc, sorted_board_needs_no_moves);
     tcase_add_loop_test(tc, random_permutations_are_unsolvable, 0, 5);

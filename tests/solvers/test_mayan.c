@@ -190,13 +190,30 @@ static int rnd(int n)
     return (int)(rng % (uint64_t)n);
 }
 
-/* Random stacks: heights 0..max_h, colours 1..k (initial runs allowed: both sides settle). */
-static tboard random_board(int w, int h, int max_h, int k)
+/* An empty w x h board. */
+static tboard empty_board(int w, int h)
 {
     tboard b;
     memset(&b, 0, sizeof b);
     b.w = w;
     b.h = h;
+    return b;
+}
+
+/* Drops a block of colour v onto a random column with room; false when that column is full. */
+static bool drop_block(tboard *b, int v)
+{
+    int x = rnd(b->w), y = 0;
+    while (y < b->h && b->g[x][y]) y++;
+    if (y == b->h) return false;
+    b->g[x][y] = v;
+    return true;
+}
+
+/* Random stacks: heights 0..max_h, colours 1..k (initial runs allowed: both sides settle). */
+static tboard random_board(int w, int h, int max_h, int k)
+{
+    tboard b = empty_board(w, h);
     for (int x = 0; x < w; x++) {
         int hx = rnd(max_h + 1);
         for (int y = 0; y < hx; y++) b.g[x][y] = 1 + rnd(k);
@@ -617,16 +634,9 @@ START_TEST(bound_on_scattered_boards)
     int solvable = 0, cut = 0;
     for (int i = 0; i < 400; i++) {
         int w = 5 + rnd(3), h = 3, k = 2 + rnd(2); /* at most 12 blocks in >= 15 cells */
-        tboard t;
-        memset(&t, 0, sizeof t);
-        t.w = w;
-        t.h = h;
+        tboard t = empty_board(w, h);
         for (int v = 1; v <= k; v++)
-            for (int j = 0, c = 3 + rnd(2); j < c;) {
-                int x = rnd(w), y = 0;
-                while (y < h && t.g[x][y]) y++;
-                if (y < h) t.g[x][y] = v, j++;
-            }
+            for (int j = 0, c = 3 + rnd(2); j < c;) j += drop_block(&t, v);
         int n = 1 + rnd(3);
         solvable += check_against_reference(&t, n);
         mayan_result r;
@@ -692,16 +702,9 @@ START_TEST(commuting_swaps_match_reference)
         if (i % 2) {
             t = random_board(w, h, h, k);
         } else {
-            memset(&t, 0, sizeof t);
-            t.w = w;
-            t.h = h;
+            t = empty_board(w, h);
             int blocks = 3 * (w * h / 3 - rnd(3));
-            for (int placed = 0; placed < blocks;) {
-                int x = rnd(w), y = 0;
-                while (y < h && t.g[x][y]) y++;
-                if (y == h) continue;
-                t.g[x][y] = 1 + placed++ / 3 % k;
-            }
+            for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
         }
         solvable += check_against_reference(&t, n);
         mayan_result r;
@@ -853,20 +856,10 @@ START_TEST(random_balanced_boards)
     int solvable = 0, total = 0;
     for (int i = 0; i < 2000; i++) {
         int w = 3 + rnd(4), h = 3 + rnd(3);
-        tboard t;
-        memset(&t, 0, sizeof t);
-        t.w = w;
-        t.h = h;
+        tboard t = empty_board(w, h);
         int k = 1 + rnd(3), blocks = 3 * k + 3 * rnd(2);
         while (blocks > w * h) blocks -= 3;
-        int placed = 0;
-        while (placed < blocks) {
-            int x = rnd(w), y = 0;
-            while (y < h && t.g[x][y]) y++;
-            if (y == h) continue;
-            t.g[x][y] = 1 + placed / 3 % k;
-            placed++;
-        }
+        for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
         solvable += check_against_reference(&t, 1 + rnd(3));
         total++;
     }

@@ -111,9 +111,16 @@ function request(url, { method = "GET", headers = {}, body } = {}) {
   });
 }
 
-/* A slow request whose length does not depend on the machine: a full Mayan board in 10 moves
- * where no colour ever lines up three, so the search runs until the time budget ends. */
-const SLOW_MAYAN = '{"moves":10,"columns":[[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],[1,2,1,2,1,2,1]]}';
+/* A slow request whose length does not depend on the machine, the same as the C tests'
+ * harness_slow_mayan (tests/e2e/harness.c): a full 16 x 16 Mayan board of three colours with
+ * no run (colour 1 + (x + 2y) mod 3) in 10 moves, which the search does not finish, so it runs
+ * until the time budget ends. */
+const SLOW_MAYAN = JSON.stringify({
+  moves: 10,
+  width: 16,
+  height: 16,
+  columns: Array.from({ length: 16 }, (_, x) => Array.from({ length: 16 }, (_, y) => 1 + ((x + 2 * y) % 3))),
+});
 
 /* Fills a --workers 1 --queue 1 server: one slow job running, one waiting, so the next request
  * is refused with 503. Returns the two requests' promises. */

@@ -485,3 +485,17 @@ char *harness_source_file(const char *relative, size_t *len)
     snprintf(path + n, sizeof path - n, "/%s", relative);
     return harness_read_file(path, len);
 }
+
+/* A full 16 x 16 Mayan board of three colours with no run (colour 1 + (x + 2y) mod 3), to clear
+ * in 10 moves. With every colour in every column the search's bounds cut only near the leaves,
+ * so it does not finish: 422 time_limit after a 20 s budget, 89 MiB peak RSS (release build,
+ * 2026-11-23). A search fast enough to finish it would show as these tests getting an answer
+ * where they wait for a budget. The 5 x 7 board used before turned out solvable: the faster
+ * search of issue 13 found its 10 moves in 9.7 s, just inside the default budget. */
+#define SLOW_COLUMN_A "[1,3,2,1,3,2,1,3,2,1,3,2,1,3,2,1]"
+#define SLOW_COLUMN_B "[2,1,3,2,1,3,2,1,3,2,1,3,2,1,3,2]"
+#define SLOW_COLUMN_C "[3,2,1,3,2,1,3,2,1,3,2,1,3,2,1,3]"
+#define SLOW_COLUMNS_ABC SLOW_COLUMN_A "," SLOW_COLUMN_B "," SLOW_COLUMN_C ","
+const char harness_slow_mayan[] =
+    "{\"moves\":10,\"width\":16,\"height\":16,\"columns\":[" SLOW_COLUMNS_ABC SLOW_COLUMNS_ABC
+        SLOW_COLUMNS_ABC SLOW_COLUMNS_ABC SLOW_COLUMNS_ABC SLOW_COLUMN_A "]}";

@@ -88,6 +88,10 @@ void harness_kill(harness_server *s);
  * (malloc'd). */
 int harness_run(const char *const *args, char **err);
 
+/* A solve request that runs until its time budget on any machine (422 time_limit, or until
+ * cancelled): see harness.c. */
+extern const char harness_slow_mayan[];
+
 /* A whole file read into memory (malloc'd, NUL-terminated), or NULL. */
 char *harness_read_file(const char *path, size_t *len);
 /* The same for a file of the source tree, named from the repository root ("openapi.yaml"). */

@@ -509,10 +509,7 @@ START_TEST(memory_bounded_per_request)
         {"rubiks-rectangle", "text/plain", repeated("1000000\n", "2 1\n2 1\n", "", 8000008),
          422}, /* past 100 000 instances */
         {"invariant-boards", "application/json", strdup("{\"n\":1939,\"boards\":true}"), 422},
-        {"mayan", "application/json",
-         strdup("{\"moves\":10,\"columns\":[[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],[1,2,1,2,1,2,1],"
-                "[3,4,3,4,3,4,3],[1,2,1,2,1,2,1]]}"),
-         422},
+        {"mayan", "application/json", strdup(harness_slow_mayan), 422},
     };
     long idle, hwm;
     server_memory(&s, &idle, &hwm);
@@ -610,9 +607,6 @@ START_TEST(request_deadline_closes_slow_clients)
 }
 END_TEST
 
-static const char slow_mayan[] = "{\"moves\":10,\"columns\":[[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],"
-                                 "[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],[1,2,1,2,1,2,1]]}";
-
 /* A client that leaves while its job runs cancels the job: with a 10-minute budget and one
  * worker, the next request is answered (it would otherwise wait the 10 minutes, past the
  * client's timeout). Twice, to show the worker is free each time. */
@@ -626,9 +620,9 @@ START_TEST(departed_client_cancels_job)
         int n = snprintf(head, sizeof head,
                          "POST /solve/mayan HTTP/1.1\r\nHost: x\r\nContent-Type: "
                          "application/json\r\nContent-Length: %zu\r\n\r\n",
-                         strlen(slow_mayan));
+                         strlen(harness_slow_mayan));
         send_all(fd, head, (size_t)n);
-        send_all(fd, slow_mayan, strlen(slow_mayan));
+        send_all(fd, harness_slow_mayan, strlen(harness_slow_mayan));
         sleep_ms(300); /* the job has started */
         close(fd);
         harness_response h = post(&s, "/solve/invariant-boards", "text/plain", "4\n", 2);

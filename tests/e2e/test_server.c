@@ -664,12 +664,6 @@ static bool wait_metric(const harness_server *s, const char *sample_name, double
     return false;
 }
 
-/* A slow request whose length does not depend on the machine: a full Mayan board in 10 moves,
- * where no pair of colours ever lines up three, so the search runs until its budget expires
- * and answers 422 time_limit after exactly --time-limit-ms (or when cancelled). */
-static const char slow_mayan[] = "{\"moves\":10,\"columns\":[[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],"
-                                 "[1,2,1,2,1,2,1],[3,4,3,4,3,4,3],[1,2,1,2,1,2,1]]}";
-
 /* A job that waited in the queue behind a long one: its budget ran from its admission, so it
  * is either solved (checked by the test's own replay) or 422 time_limit saying it waited. */
 static void assert_solved_or_expired(const harness_response *r, const nine_state *state)
@@ -686,7 +680,7 @@ START_TEST(queue_full_503)
     harness_server s;
     START(s, "--workers", "1", "--queue", "1", "--time-limit-ms", "3000", NULL);
     /* The first request occupies the only worker ... */
-    call first = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    call first = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t0 = start_call(&first);
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     /* ... the next fills the queue, and the ones after are refused at once. */
@@ -725,7 +719,7 @@ START_TEST(time_limit_422)
 {
     harness_server s;
     START(s, "--time-limit-ms", "200", NULL);
-    harness_response r = post(&s, "/solve/mayan", "application/json", slow_mayan, NULL);
+    harness_response r = post(&s, "/solve/mayan", "application/json", harness_slow_mayan, NULL);
     assert_error(&r, 422, "time_limit");
     harness_response_free(&r);
     /* A large nine board with a budget of 1 ms. */
@@ -755,7 +749,7 @@ START_TEST(sigterm_lets_work_in_flight_finish)
 {
     harness_server s;
     START(s, "--workers", "1", "--time-limit-ms", "2000", NULL);
-    call slow = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    call slow = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t0 = start_call(&slow);
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     nine_state big = nine_random(64, 5);
@@ -786,7 +780,7 @@ START_TEST(sigterm_past_grace_cancels)
 {
     harness_server s;
     START(s, "--workers", "1", "--time-limit-ms", "600000", "--grace-ms", "0", NULL);
-    call c = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    call c = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t = start_call(&c);
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     ck_assert_int_eq(harness_stop(&s), 0); /* within the harness's 120 s: cancelled */
@@ -810,9 +804,10 @@ START_TEST(client_leaves_during_solve)
     int n = snprintf(head, sizeof head,
                      "POST /solve/mayan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      "X-Request-Id: gone\r\nContent-Length: %zu\r\n\r\n",
-                     strlen(slow_mayan));
+                     strlen(harness_slow_mayan));
     ck_assert_int_eq(write(fd, head, (size_t)n), n);
-    ck_assert_int_eq(write(fd, slow_mayan, strlen(slow_mayan)), (ssize_t)strlen(slow_mayan));
+    ck_assert_int_eq(write(fd, harness_slow_mayan, strlen(harness_slow_mayan)),
+                     (ssize_t)strlen(harness_slow_mayan));
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     close(fd);
     char *line = harness_wait_log_line(&s, "\"request_id\":\"gone\"");
@@ -868,7 +863,7 @@ START_TEST(draining_refuses_new_work)
     harness_server s;
     START(s, "--workers", "1", "--queue", "1", "--time-limit-ms", "3000", NULL);
     /* A long job and a waiting one keep the server draining for a while. */
-    call slow = {&s, "/solve/mayan", slow_mayan, NULL, {0}};
+    call slow = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t0 = start_call(&slow);
     ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
     char *small = nine_json(&sample);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deadline.h"
+
 void accesslog_json_string(char *buf, size_t cap, size_t *len, const char *s)
 {
     size_t n = *len;
@@ -179,13 +181,7 @@ static void *flusher_main(void *arg)
             continue;
         }
         /* The first line of a batch is waiting: give it ACCESSLOG_FLUSH_MS for company. */
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += ACCESSLOG_FLUSH_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = realtime_in_ms(ACCESSLOG_FLUSH_MS);
         while (!batch.stopping &&
                pthread_cond_timedwait(&batch.wake, &batch.lock, &until) != ETIMEDOUT) {
         }

@@ -8,6 +8,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "deadline.h"
+
 typedef enum conn_state {
     CONN_IDLE,      /* before a request line */
     CONN_RECEIVING, /* request line seen, request not whole */
@@ -120,13 +122,7 @@ static void *watch_main(void *arg)
             pthread_mutex_lock(&w->lock);
         }
         long tick = w->solving ? WATCH_SOLVING_TICK_MS : WATCH_IDLE_TICK_MS;
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += tick * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = realtime_in_ms(tick);
         pthread_cond_timedwait(&w->wake, &w->lock, &until);
     }
     pthread_mutex_unlock(&w->lock);

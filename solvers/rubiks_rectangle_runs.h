@@ -1,0 +1,33 @@
+/* The row runs a Rubik's Rectangle plan chooses from (rubiks_rectangle.c): every single-pair run
+ * of up to five row events, the joint runs of two and three pairs found offline, and the
+ * four-pair runs, each with its table of column choices (rubiks_rectangle_group.h). The tables
+ * are built on first use, once per process (the four-pair ones only when asked for), and then
+ * shared read-only, so concurrent solves need no lock. */
+#ifndef PUZZLED_RUBIKS_RECTANGLE_RUNS_H
+#define PUZZLED_RUBIKS_RECTANGLE_RUNS_H
+
+#include <stdbool.h>
+
+#include "rubiks_rectangle_group.h"
+
+#define RR_RUNS_MAX 160 /* at least every run of the catalogue (checked where it is built) */
+
+typedef struct rr_run_list {
+    const rubiks_rectangle_seq *seq[RR_RUNS_MAX];
+    int count;
+} rr_run_list;
+
+/* The group's tables the runs were built with; NULL when out of memory. */
+const rubiks_rectangle_group *rr_runs_group(void);
+
+/* The runs of one, two and three pairs, plus the four-pair runs when `quads`; false when out of
+ * memory. */
+bool rr_runs_list(rr_run_list *list, bool quads);
+
+/* The run for a block of `pairs` row pairs with parities `parity` (odd pairs first) serving
+ * `cols` column pairs: fewest expected flips, its row flips (one more for each pair whose parity
+ * differs, when prefixes are allowed) plus cols times its mean column cost. NULL if none fits. */
+const rubiks_rectangle_seq *rr_runs_pick(const rr_run_list *list, int pairs, unsigned parity,
+                                         int cols, bool prefix);
+
+#endif

@@ -37,6 +37,15 @@
 #include "mayan_columns.h"
 #include "mayan_table.h"
 
+#ifdef MAYAN_STATS
+#include <stdio.h>
+static uint64_t st_nodes[16], st_children[16], st_runs[16], st_empties, st_emp_any, st_last_bad[4],
+    st_bad2_count_ok, st_bad2_board_ok, st_l2[5][2];
+#define STAT(x) (x)
+#else
+#define STAT(x) ((void)0)
+#endif
+
 typedef struct search {
     int width;
     int height;
@@ -168,6 +177,53 @@ static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *
     return sb->left[v][x];
 }
 
+/* Is spread c valid as it stands (D = 0)? */
+static inline bool spread_valid(search *s, mayan_counts c)
+{
+    return mayan_displacement(s->bound, c, 0) == 0;
+}
+
+/* Could one swap make both spreads a and b valid? Only a swap of a block of a in column x with
+ * a block of b in column x + 1 (or the reverse) shifts both: this looks for an x where both
+ * columns hold such blocks and both shifted spreads are valid. */
+static bool pair_mendable(search *s, mayan_counts a, mayan_counts b)
+{
+    for (int x = 0; x + 1 < s->width; x++) {
+        mayan_counts here = (mayan_counts)15 << (4 * x), next = here << 4;
+        mayan_counts right = one_at(x + 1) - one_at(x); /* a block x -> x + 1 */
+        if ((a & here) && (b & next) && spread_valid(s, a + right) && spread_valid(s, b - right))
+            return true;
+        if ((b & here) && (a & next) && spread_valid(s, b + right) && spread_valid(s, a - right))
+            return true;
+    }
+    return false;
+}
+
+/* A child with one move left whose spreads of exactly two colours a, b are invalid before it
+ * settles (d: its D; cc: the parent's counts; the move shifted v to v_counts and u, when not 0,
+ * to u_counts) cannot be emptied when no single swap mends both spreads (pair_mendable).
+ *
+ * Sound on the counts P before settling. Settling removes a set of lines R (per colour a valid
+ * spread) and never lowers D, so after it both colours are still invalid, and the last move
+ * must be a swap of a block of a at x with one of b at x + 1 (or the reverse) that leaves
+ * S(a) and S(b) shifted valid, where S = P - R: the last cascade removes everything, in lines.
+ * Then P(a) shifted = S(a) shifted + R(a) is valid too (valid spreads add), and P holds those
+ * blocks (P >= S): pair_mendable(P(a), P(b)) holds. last_move tests the same on the settled
+ * board and its rows; this test runs before the child is made at all. */
+static bool last_pair_hopeless(search *s, const mayan_counts *cc, const unsigned char *d,
+                               unsigned v, mayan_counts v_counts, unsigned u, mayan_counts u_counts)
+{
+    unsigned bad = 0;
+    for (int c = 1; c <= s->colours; c++)
+        if (d[c]) bad |= 1u << c;
+    unsigned rest = bad & (bad - 1);
+    if (!rest || (rest & (rest - 1))) return false; /* 0 or 1 (a shift mends it), or 3+ */
+    unsigned a = (unsigned)__builtin_ctz(bad), b = 31u - (unsigned)__builtin_clz(bad);
+    mayan_counts ca = a == v ? v_counts : a == u ? u_counts : cc[a];
+    mayan_counts cb = b == v ? v_counts : b == u ? u_counts : cc[b];
+    return !pair_mendable(s, ca, cb);
+}
+
 /* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
 static bool empties(const column *col, int w, int x, int y, int dir, bool swapping, unsigned v,
                     unsigned u)
@@ -178,7 +234,10 @@ static bool empties(const column *col, int w, int x, int y, int dir, bool swappi
     else
         drag(col, w, x, y, v, x + dir, child);
     int lo = dir > 0 ? x : x - 1;
-    return settle(child, w, lo, lo + 1, NULL) && board_empty(child, w);
+    STAT(st_empties++);
+    bool any = settle(child, w, lo, lo + 1, NULL);
+    STAT(st_emp_any += any);
+    return any && board_empty(child, w);
 }
 
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
@@ -193,12 +252,42 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     for (int v = 1; v <= s->colours; v++)
         if (d[v]) invalid |= 1u << v;
     int bad = __builtin_popcount(invalid);
+    STAT(st_last_bad[bad > 3 ? 3 : bad]++);
     if (bad > 2) return false;
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, 0);
     if (bad == 2) {
         /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
+#ifdef MAYAN_STATS
+        {
+            bool okc = false, okb = false;
+            for (int x = 0; x + 1 < w; x++) {
+                unsigned ca = (unsigned)(cc[a] >> (4 * x)) & 15,
+                         cb = (unsigned)(cc[b] >> (4 * x)) & 15;
+                unsigned ca1 = (unsigned)(cc[a] >> (4 * x + 4)) & 15,
+                         cb1 = (unsigned)(cc[b] >> (4 * x + 4)) & 15;
+                if (ca && cb1 && !shifted_right(s, cc, &sb, a, x) &&
+                    !shifted_left(s, cc, &sb, b, x + 1))
+                    okc = true;
+                if (cb && ca1 && !shifted_right(s, cc, &sb, b, x) &&
+                    !shifted_left(s, cc, &sb, a, x + 1))
+                    okc = true;
+            }
+            for (int x = 0; x + 1 < w; x++) {
+                uint64_t rows = (nib_is(col[x], a) & nib_is(col[x + 1], b)) |
+                                (nib_is(col[x], b) & nib_is(col[x + 1], a));
+                for (; rows; rows &= rows - 1) {
+                    int y = __builtin_ctzll(rows) / 4;
+                    unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
+                    if (!shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1))
+                        okb = true;
+                }
+            }
+            st_bad2_count_ok += okc;
+            st_bad2_board_ok += okb;
+        }
+#endif
         for (int x = 0; x + 1 < w; x++) {
             uint64_t rows = (nib_is(col[x], a) & nib_is(col[x + 1], b)) |
                             (nib_is(col[x], b) & nib_is(col[x + 1], a));
@@ -279,7 +368,9 @@ static bool table_pays(const search *s, const unsigned char *d, int left)
 static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsigned char *child_d,
                          bool still, int left, int x, int dir)
 {
+    STAT(st_children[left]++);
     if (still) return true;
+    STAT(st_runs[left]++);
     /* The move changed columns x and x + dir only. */
     int lo = dir > 0 ? x : x - 1;
     mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
@@ -349,6 +440,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         }
     }
     s->nodes++;
+    STAT(st_nodes[left]++);
     if (left == 1) {
         bool found = last_move(s, col, cc, d, ply);
         if (!found && use_table) mayan_table_add_failure(&s->table, key, left);
@@ -370,15 +462,18 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, cap);
+#ifdef MAYAN_STATS
+    uint64_t children_before = st_children[2];
+#endif
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
     int excess = sum - 2 * cap;
     uint64_t inv[MAYAN_MAX_SIDE + 1] = {0};
+    unsigned invalid = 0;
+    for (int v = 1; v <= s->colours; v++)
+        if (d[v]) invalid |= 1u << v;
     if (excess > 0) {
-        unsigned invalid = 0;
-        for (int v = 1; v <= s->colours; v++)
-            if (d[v]) invalid |= 1u << v;
         for (int x = 0; x < w; x++)
             for (unsigned m = invalid; m; m &= m - 1)
                 inv[x] |= nib_is(col[x], (unsigned)__builtin_ctz(m));
@@ -417,6 +512,15 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         pass = du <= cap;
                     }
                     pass = pass && child_sum <= 2 * cap;
+                    if (pass && cap == 1) {
+                        spreads cd;
+                        memcpy(cd, d, sizeof cd);
+                        cd[v] = (unsigned char)dv;
+                        if (swapping) cd[u] = (unsigned char)du;
+                        mayan_counts vc = cc[v] + one_at(x + 1) - one_at(x);
+                        mayan_counts uc = swapping ? cc[u] + one_at(x) - one_at(x + 1) : 0;
+                        pass = !last_pair_hopeless(s, cc, cd, v, vc, swapping ? u : 0, uc);
+                    }
                     if (!pass) s->bound_cuts++;
                 }
                 bool still = u == v;
@@ -451,7 +555,15 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl) {
                 int dv = shifted_left(s, cc, &sb, v, x);
-                if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap) {
+                bool pass = dv <= cap && !(over & ~(1u << v)) && sum - d[v] + dv <= 2 * cap;
+                if (pass && cap == 1) {
+                    spreads cd;
+                    memcpy(cd, d, sizeof cd);
+                    cd[v] = (unsigned char)dv;
+                    pass =
+                        !last_pair_hopeless(s, cc, cd, v, cc[v] + one_at(x - 1) - one_at(x), 0, 0);
+                }
+                if (!pass) {
                     s->bound_cuts++;
                     continue;
                 }
@@ -468,6 +580,9 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             }
         }
     }
+#ifdef MAYAN_STATS
+    if (left == 2) st_l2[__builtin_popcount(invalid)][st_children[2] != children_before]++;
+#endif
     if (search_pending(s, queue, queued, left, ply)) return true;
     if (s->timed_out) return false;
     if (use_table) mayan_table_add_failure(&s->table, key, left);
@@ -539,6 +654,26 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
         }
         found = dfs(&s, col, cc, d, moves, 0, NULL);
     }
+#ifdef MAYAN_STATS
+    for (int l = moves; l >= 1; l--)
+        fprintf(stderr, "left %d: nodes %llu children %llu runs %llu\n", l,
+                (unsigned long long)st_nodes[l], (unsigned long long)st_children[l],
+                (unsigned long long)st_runs[l]);
+    fprintf(stderr, "empties %llu any %llu; last bad 0/1/2/3+: %llu %llu %llu %llu\n",
+            (unsigned long long)st_empties, (unsigned long long)st_emp_any,
+            (unsigned long long)st_last_bad[0], (unsigned long long)st_last_bad[1],
+            (unsigned long long)st_last_bad[2], (unsigned long long)st_last_bad[3]);
+    fprintf(stderr, "bad2 count-ok %llu board-ok %llu\n", (unsigned long long)st_bad2_count_ok,
+            (unsigned long long)st_bad2_board_ok);
+    st_bad2_count_ok = st_bad2_board_ok = 0;
+    for (int i = 0; i < 5; i++)
+        fprintf(stderr, "left2 bad %d: dead %llu live %llu\n", i, (unsigned long long)st_l2[i][0],
+                (unsigned long long)st_l2[i][1]);
+    memset(st_l2, 0, sizeof st_l2);
+    memset(st_nodes, 0, sizeof st_nodes), memset(st_children, 0, sizeof st_children);
+    memset(st_runs, 0, sizeof st_runs), st_empties = st_emp_any = 0;
+    memset(st_last_bad, 0, sizeof st_last_bad);
+#endif
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;

@@ -19,7 +19,9 @@
  *     Children are made a few at a time, their buckets prefetched, then searched in order.
  *  4. With one move left, the move must empty the board: it must make a run, and it must leave
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
- *     tested on a few cells and bit masks before any copying.
+ *     tested on a few cells and bit masks before any copying. A child that would have one move
+ *     left with two invalid colours is refused before it is made when no swap of the two can
+ *     make both valid, judged on its counts before it settles (last_pair_hopeless).
  *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
  *     path that could be reordered into a smaller one reaching the same board is skipped (the
  *     smaller one came first and found nothing; reached_before, pair_reached_before).
@@ -62,6 +64,7 @@ typedef struct search {
     uint64_t nodes;
     uint64_t table_hits;
     uint64_t bound_cuts;
+    uint64_t pair_cuts;
     uint64_t commute_cuts;
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
@@ -200,8 +203,9 @@ static bool pair_mendable(search *s, mayan_counts a, mayan_counts b)
 }
 
 /* A child with one move left whose spreads of exactly two colours a, b are invalid before it
- * settles (d: its D; cc: the parent's counts; the move shifted v to v_counts and u, when not 0,
- * to u_counts) cannot be emptied when no single swap mends both spreads (pair_mendable).
+ * settles (bad: its colours with D > 0; cc: the parent's counts; the move shifted v to v_counts and
+ * u, when not 0, to u_counts) cannot be emptied when no single swap mends both spreads
+ * (pair_mendable).
  *
  * Sound on the counts P before settling. Settling removes a set of lines R (per colour a valid
  * spread) and never lowers D, so after it both colours are still invalid, and the last move
@@ -210,18 +214,17 @@ static bool pair_mendable(search *s, mayan_counts a, mayan_counts b)
  * Then P(a) shifted = S(a) shifted + R(a) is valid too (valid spreads add), and P holds those
  * blocks (P >= S): pair_mendable(P(a), P(b)) holds. last_move tests the same on the settled
  * board and its rows; this test runs before the child is made at all. */
-static bool last_pair_hopeless(search *s, const mayan_counts *cc, const unsigned char *d,
-                               unsigned v, mayan_counts v_counts, unsigned u, mayan_counts u_counts)
+static bool last_pair_hopeless(search *s, const mayan_counts *cc, unsigned bad, unsigned v,
+                               mayan_counts v_counts, unsigned u, mayan_counts u_counts)
 {
-    unsigned bad = 0;
-    for (int c = 1; c <= s->colours; c++)
-        if (d[c]) bad |= 1u << c;
     unsigned rest = bad & (bad - 1);
     if (!rest || (rest & (rest - 1))) return false; /* 0 or 1 (a shift mends it), or 3+ */
     unsigned a = (unsigned)__builtin_ctz(bad), b = 31u - (unsigned)__builtin_clz(bad);
     mayan_counts ca = a == v ? v_counts : a == u ? u_counts : cc[a];
     mayan_counts cb = b == v ? v_counts : b == u ? u_counts : cc[b];
-    return !pair_mendable(s, ca, cb);
+    if (pair_mendable(s, ca, cb)) return false;
+    s->pair_cuts++;
+    return true;
 }
 
 /* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
@@ -512,16 +515,14 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         pass = du <= cap;
                     }
                     pass = pass && child_sum <= 2 * cap;
-                    if (pass && cap == 1) {
-                        spreads cd;
-                        memcpy(cd, d, sizeof cd);
-                        cd[v] = (unsigned char)dv;
-                        if (swapping) cd[u] = (unsigned char)du;
-                        mayan_counts vc = cc[v] + one_at(x + 1) - one_at(x);
-                        mayan_counts uc = swapping ? cc[u] + one_at(x) - one_at(x + 1) : 0;
-                        pass = !last_pair_hopeless(s, cc, cd, v, vc, swapping ? u : 0, uc);
-                    }
                     if (!pass) s->bound_cuts++;
+                    if (pass && cap == 1) {
+                        /* u = 0 (a drag): du = 0, and colour 0 is never invalid. */
+                        unsigned bad = (invalid & ~(1u << v | 1u << u)) | (unsigned)(dv > 0) << v |
+                                       (unsigned)(du > 0) << u;
+                        pass = !last_pair_hopeless(s, cc, bad, v, cc[v] + one_at(x + 1) - one_at(x),
+                                                   u, cc[u] + one_at(x) - one_at(x + 1));
+                    }
                 }
                 bool still = u == v;
                 if (pass && swapping && u != v) {
@@ -555,18 +556,14 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl) {
                 int dv = shifted_left(s, cc, &sb, v, x);
-                bool pass = dv <= cap && !(over & ~(1u << v)) && sum - d[v] + dv <= 2 * cap;
-                if (pass && cap == 1) {
-                    spreads cd;
-                    memcpy(cd, d, sizeof cd);
-                    cd[v] = (unsigned char)dv;
-                    pass =
-                        !last_pair_hopeless(s, cc, cd, v, cc[v] + one_at(x - 1) - one_at(x), 0, 0);
-                }
-                if (!pass) {
+                if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap) {
                     s->bound_cuts++;
                     continue;
                 }
+                if (cap == 1 &&
+                    last_pair_hopeless(s, cc, (invalid & ~(1u << v)) | (unsigned)(dv > 0) << v, v,
+                                       cc[v] + one_at(x - 1) - one_at(x), 0, 0))
+                    continue;
                 column *child = queue[queued].col;
                 mayan_counts *child_cc = queue[queued].cc;
                 unsigned char *child_d = queue[queued].d;
@@ -677,6 +674,7 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;
+    out->pair_cuts = s.pair_cuts;
     out->commute_cuts = s.commute_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&s.table);

@@ -40,6 +40,8 @@ typedef struct mayan_result {
     uint64_t nodes;        /* search nodes expanded (for benchmarks) */
     uint64_t table_hits;   /* nodes cut by the failure table */
     uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
+    uint64_t pair_cuts;    /* children with one move left cut because no swap mends both of
+                              their two invalid colours (mayan.c, last_pair_hopeless) */
     uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
     size_t table_bytes;    /* memory the failure table reached */
 } mayan_result;

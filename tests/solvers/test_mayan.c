@@ -717,6 +717,123 @@ START_TEST(commuting_swaps_match_reference)
 }
 END_TEST
 
+/* The test's own form of the pair test: some swap of a block of colour a in column x with one
+ * of b in x + 1, or of b in x with a in x + 1, leaves both spreads valid (brute force). */
+static int t_pair_mendable(const int *a, const int *b, int w)
+{
+    for (int x = 0; x + 1 < w; x++)
+        for (int order = 0; order < 2; order++) {
+            const int *l = order ? b : a, *r = order ? a : b; /* l at x goes right */
+            if (!l[x] || !r[x + 1]) continue;
+            int ml[16], mr[16];
+            memcpy(ml, l, sizeof ml);
+            memcpy(mr, r, sizeof mr);
+            ml[x]--, ml[x + 1]++, mr[x + 1]--, mr[x]++;
+            if (t_valid(ml, w) && t_valid(mr, w)) return 1;
+        }
+    return 0;
+}
+
+/* Does some single move empty the (still, non-empty) board? Brute force on the simulator. */
+static int t_one_move_empties(const tboard *b)
+{
+    for (int x = 0; x < b->w; x++)
+        for (int y = 0; y < b->h; y++)
+            for (int dir = 1; dir >= -1; dir -= 2) {
+                tboard c = *b;
+                if (t_move(&c, x, y, dir) && t_empty(&c)) return 1;
+            }
+    return 0;
+}
+
+/* The search refuses a child with one move left, before it settles, when exactly two colours
+ * are invalid on the counts the move leaves and no swap of those two colours makes both valid.
+ * Checked on its own terms: for every move of random boards whose settled result one more
+ * move empties, the counts before settling have at most one invalid colour, three or more
+ * never, or two that t_pair_mendable can mend (the test's simulator and brute-force D). */
+START_TEST(pair_test_keeps_every_last_move)
+{
+    int premise = 0, solvable_children = 0;
+    for (int i = 0; i < 4000; i++) {
+        int w = 3 + rnd(4), h = 3 + rnd(3), k = 2 + rnd(3);
+        tboard b;
+        if (i % 2) {
+            b = random_board(w, h, h, k);
+        } else {
+            b = empty_board(w, h);
+            int blocks = 3 * (1 + rnd(w * h / 3));
+            for (int placed = 0; placed < blocks;) placed += drop_block(&b, 1 + placed / 3 % k);
+        }
+        t_settle(&b);
+        if (t_empty(&b)) continue;
+        for (int x = 0; x < w; x++)
+            for (int y = 0; y < h; y++)
+                for (int dir = 1; dir >= -1; dir -= 2) {
+                    int tx = x + dir;
+                    if (!b.g[x][y] || tx < 0 || tx >= w) continue;
+                    tboard c = b;
+                    int v = c.g[x][y];
+                    c.g[x][y] = c.g[tx][y];
+                    c.g[tx][y] = v;
+                    t_fall(&c);
+                    int counts[MAYAN_MAX_COLOUR + 1][16] = {{0}};
+                    for (int cx = 0; cx < w; cx++)
+                        for (int cy = 0; cy < h; cy++) counts[c.g[cx][cy]][cx]++;
+                    t_settle(&c);
+                    if (t_empty(&c) || !t_one_move_empties(&c)) continue;
+                    solvable_children++;
+                    int bad[MAYAN_MAX_COLOUR + 1], nbad = 0;
+                    for (int colour = 1; colour <= k; colour++)
+                        if (t_displacement(counts[colour], w) > 0) bad[nbad++] = colour;
+                    ck_assert_int_le(nbad, 2);
+                    if (nbad < 2) continue;
+                    premise++;
+                    ck_assert(t_pair_mendable(counts[bad[0]], counts[bad[1]], w));
+                }
+    }
+    printf("pair test: %d moves leave a board one move empties, %d of them with two invalid "
+           "colours before settling\n",
+           solvable_children, premise);
+    ck_assert_int_ge(premise, 20);
+}
+END_TEST
+
+/* Boards where the search refuses children by the pair test: narrow ones (4-5 columns, 3 or 4
+ * colours, full or with colour counts in threes, 2-3 moves) and wide ones (7-9 columns, a few
+ * blocks of 2 or 3 colours in threes, 3 moves): verdicts and answers equal the unpruned
+ * reference's. */
+START_TEST(pair_cut_matches_reference)
+{
+    int solvable = 0, cut = 0, wide_cut = 0;
+    for (int i = 0; i < 900; i++) {
+        /* Wide boards: a few blocks of each colour, in threes, dropped anywhere (3 moves). */
+        bool wide = i % 3 == 0;
+        int w = wide ? 7 + rnd(3) : 4 + rnd(2), h = 3 + rnd(2), k = wide ? 2 + rnd(2) : 3 + rnd(2);
+        int n = wide ? 3 : 2 + rnd(2);
+        tboard t = empty_board(w, h);
+        if (wide) {
+            int blocks = 3 * k + 3 * rnd(2);
+            for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
+        } else if (i % 2) {
+            t = random_board(w, h, h, k);
+        } else {
+            int blocks = 3 * (w * h / 3 - rnd(3));
+            for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
+        }
+        solvable += check_against_reference(&t, n);
+        mayan_result r;
+        solve(&t, n, &r);
+        cut += r.pair_cuts > 0;
+        wide_cut += wide && r.pair_cuts > 0;
+    }
+    printf("pair cut: %d of 900 solvable, children refused in %d (%d wide)\n", solvable, cut,
+           wide_cut);
+    ck_assert_int_ge(solvable, 30);
+    ck_assert_int_ge(cut, 100);
+    ck_assert_int_ge(wide_cut, 20);
+}
+END_TEST
+
 /* ---------- the failure table ---------- */
 
 START_TEST(table_keeps_depths_apart)
@@ -917,6 +1034,8 @@ int main(void)
     tcase_add_test(bound, bound_on_scattered_boards);
     tcase_add_test(bound, settling_never_lowers_the_bound);
     tcase_add_test(bound, commuting_swaps_match_reference);
+    tcase_add_test(bound, pair_test_keeps_every_last_move);
+    tcase_add_test(bound, pair_cut_matches_reference);
     suite_add_tcase(s, bound);
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 600);

@@ -798,13 +798,95 @@ START_TEST(pair_test_keeps_every_last_move)
 }
 END_TEST
 
+/* The test's own form of the two-swap test: a (D = 2) swapped once with b and once with c, each
+ * swap across some border, b and c shifted once, a twice, all three then valid. */
+static int t_double_swap_mendable(const int *a, const int *b, const int *c, int w)
+{
+    for (int xb = 0; xb + 1 < w; xb++)
+        for (int rb = 0; rb < 2; rb++) /* rb: a goes right across xb | xb + 1 */
+            for (int xc = 0; xc + 1 < w; xc++)
+                for (int rc = 0; rc < 2; rc++) {
+                    int ma[16], mb[16], mc[16];
+                    memcpy(ma, a, sizeof ma);
+                    memcpy(mb, b, sizeof mb);
+                    memcpy(mc, c, sizeof mc);
+                    int af = rb ? xb : xb + 1, at = rb ? xb + 1 : xb;
+                    int cf = rc ? xc : xc + 1, ct = rc ? xc + 1 : xc;
+                    ma[af]--, ma[at]++, mb[at]--, mb[af]++;
+                    ma[cf]--, ma[ct]++, mc[ct]--, mc[cf]++;
+                    int ok = 1;
+                    for (int x = 0; x < w; x++) ok &= ma[x] >= 0 && mb[x] >= 0 && mc[x] >= 0;
+                    if (ok && t_valid(ma, w) && t_valid(mb, w) && t_valid(mc, w)) return 1;
+                }
+    return 0;
+}
+
+/* The same for children with two moves left: for every move of random boards whose settled
+ * result two more moves empty, the counts before settling never have four invalid colours
+ * that no two disjoint pairs mend, nor three with one of D = 2 that two swaps cannot mend. */
+START_TEST(two_swap_test_keeps_every_pair_of_moves)
+{
+    int solvable_children = 0, premise = 0;
+    for (int i = 0; i < 2000; i++) {
+        int w = 4 + rnd(2), h = 3 + rnd(2), k = 3 + rnd(2);
+        tboard b = empty_board(w, h);
+        int blocks = 3 * k;
+        for (int placed = 0; placed < blocks;) placed += drop_block(&b, 1 + placed / 3 % k);
+        t_settle(&b);
+        if (t_empty(&b)) continue;
+        for (int x = 0; x < w; x++)
+            for (int y = 0; y < h; y++)
+                for (int dir = 1; dir >= -1; dir -= 2) {
+                    int tx = x + dir;
+                    if (!b.g[x][y] || tx < 0 || tx >= w) continue;
+                    tboard c = b;
+                    int v = c.g[x][y];
+                    c.g[x][y] = c.g[tx][y];
+                    c.g[tx][y] = v;
+                    t_fall(&c);
+                    int counts[MAYAN_MAX_COLOUR + 1][16] = {{0}};
+                    for (int cx = 0; cx < w; cx++)
+                        for (int cy = 0; cy < h; cy++) counts[c.g[cx][cy]][cx]++;
+                    t_settle(&c);
+                    tmove path[2];
+                    if (t_empty(&c) || !t_search(&c, 2, path)) continue;
+                    solvable_children++;
+                    int bad[MAYAN_MAX_COLOUR + 1], nbad = 0, twos = 0, two = 0;
+                    for (int colour = 1; colour <= k; colour++) {
+                        int dc = t_displacement(counts[colour], w);
+                        if (dc > 0) bad[nbad++] = colour;
+                        if (dc == 2) twos++, two = nbad - 1;
+                    }
+                    if (nbad == 4 && !twos) {
+                        premise++;
+                        int(*m)[16] = counts;
+                        ck_assert((t_pair_mendable(m[bad[0]], m[bad[1]], w) &&
+                                   t_pair_mendable(m[bad[2]], m[bad[3]], w)) ||
+                                  (t_pair_mendable(m[bad[0]], m[bad[2]], w) &&
+                                   t_pair_mendable(m[bad[1]], m[bad[3]], w)) ||
+                                  (t_pair_mendable(m[bad[0]], m[bad[3]], w) &&
+                                   t_pair_mendable(m[bad[1]], m[bad[2]], w)));
+                    } else if (nbad == 3 && twos == 1) {
+                        premise++;
+                        ck_assert(t_double_swap_mendable(counts[bad[two]],
+                                                         counts[bad[(two + 1) % 3]],
+                                                         counts[bad[(two + 2) % 3]], w));
+                    }
+                }
+    }
+    printf("two swaps: %d moves leave a board two moves empty, %d of them tight\n",
+           solvable_children, premise);
+    ck_assert_int_ge(premise, 10);
+}
+END_TEST
+
 /* Boards where the search refuses children by the pair test: narrow ones (4-5 columns, 3 or 4
  * colours, full or with colour counts in threes, 2-3 moves) and wide ones (7-9 columns, a few
  * blocks of 2 or 3 colours in threes, 3 moves): verdicts and answers equal the unpruned
  * reference's. */
 START_TEST(pair_cut_matches_reference)
 {
-    int solvable = 0, cut = 0, wide_cut = 0;
+    int solvable = 0, cut = 0, wide_cut = 0, swap_cut = 0;
     for (int i = 0; i < 900; i++) {
         /* Wide boards: a few blocks of each colour, in threes, dropped anywhere (3 moves). */
         bool wide = i % 3 == 0;
@@ -824,13 +906,16 @@ START_TEST(pair_cut_matches_reference)
         mayan_result r;
         solve(&t, n, &r);
         cut += r.pair_cuts > 0;
+        swap_cut += r.swap_pair_cuts > 0;
         wide_cut += wide && r.pair_cuts > 0;
     }
-    printf("pair cut: %d of 900 solvable, children refused in %d (%d wide)\n", solvable, cut,
-           wide_cut);
+    printf("pair cut: %d of 900 solvable, children refused in %d (%d wide), with two moves left "
+           "in %d\n",
+           solvable, cut, wide_cut, swap_cut);
     ck_assert_int_ge(solvable, 30);
     ck_assert_int_ge(cut, 100);
     ck_assert_int_ge(wide_cut, 20);
+    ck_assert_int_ge(swap_cut, 20);
 }
 END_TEST
 
@@ -1035,6 +1120,7 @@ int main(void)
     tcase_add_test(bound, settling_never_lowers_the_bound);
     tcase_add_test(bound, commuting_swaps_match_reference);
     tcase_add_test(bound, pair_test_keeps_every_last_move);
+    tcase_add_test(bound, two_swap_test_keeps_every_pair_of_moves);
     tcase_add_test(bound, pair_cut_matches_reference);
     suite_add_tcase(s, bound);
     TCase *random = tcase_create("random");

@@ -187,11 +187,9 @@ static int one_board(const char *text, int runs)
         double t0 = cpu_ms();
         mayan_solve(&b, n, &bud, &r);
         double ms = cpu_ms() - t0;
-        printf("run %d: %.3f ms nodes=%llu table_hits=%llu bound_cuts=%llu pair_cuts=%llu "
-               "swap_pair_cuts=%llu commute_cuts=%llu %s\n",
+        printf("run %d: %.3f ms nodes=%llu table_hits=%llu bound_cuts=%llu commute_cuts=%llu %s\n",
                i, ms, (unsigned long long)r.nodes, (unsigned long long)r.table_hits,
-               (unsigned long long)r.bound_cuts, (unsigned long long)r.pair_cuts,
-               (unsigned long long)r.swap_pair_cuts, (unsigned long long)r.commute_cuts,
+               (unsigned long long)r.bound_cuts, (unsigned long long)r.commute_cuts,
                r.status == MAYAN_SOLVED ? "solvable" : "no solution");
     }
     return 0;

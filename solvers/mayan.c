@@ -19,10 +19,7 @@
  *     Children are made a few at a time, their buckets prefetched, then searched in order.
  *  4. With one move left, the move must empty the board: it must make a run, and it must leave
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
- *     tested on a few cells and bit masks before any copying. A child that would have one move
- *     left with two invalid colours is refused before it is made when no swap of the two can
- *     make both valid, judged on its counts before it settles (child_hopeless), and so is a child
- * with two moves left where the bound leaves no shift to spare.
+ *     tested on a few cells and bit masks before any copying.
  *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
  *     path that could be reordered into a smaller one reaching the same board is skipped (the
  *     smaller one came first and found nothing; reached_before, pair_reached_before).
@@ -40,15 +37,6 @@
 #include "mayan_columns.h"
 #include "mayan_table.h"
 
-#ifdef MAYAN_STATS
-#include <stdio.h>
-static uint64_t st_nodes[16], st_children[16], st_runs[16], st_empties, st_emp_any, st_last_bad[4],
-    st_bad2_count_ok, st_bad2_board_ok, st_l2[5][2], st_l2s[9][2];
-#define STAT(x) (x)
-#else
-#define STAT(x) ((void)0)
-#endif
-
 typedef struct search {
     int width;
     int height;
@@ -65,8 +53,6 @@ typedef struct search {
     uint64_t nodes;
     uint64_t table_hits;
     uint64_t bound_cuts;
-    uint64_t pair_cuts;
-    uint64_t swap_pair_cuts;
     uint64_t commute_cuts;
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
@@ -182,118 +168,6 @@ static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *
     return sb->left[v][x];
 }
 
-/* Is spread c valid as it stands (D = 0)? */
-static inline bool spread_valid(search *s, mayan_counts c)
-{
-    return mayan_displacement(s->bound, c, 0) == 0;
-}
-
-/* Could one swap make both spreads a and b valid? Only a swap of a block of a in column x with
- * a block of b in column x + 1 (or the reverse) shifts both: this looks for an x where both
- * columns hold such blocks and both shifted spreads are valid. */
-static bool pair_mendable(search *s, mayan_counts a, mayan_counts b)
-{
-    for (int x = 0; x + 1 < s->width; x++) {
-        mayan_counts here = (mayan_counts)15 << (4 * x), next = here << 4;
-        mayan_counts right = one_at(x + 1) - one_at(x); /* a block x -> x + 1 */
-        if ((a & here) && (b & next) && spread_valid(s, a + right) && spread_valid(s, b - right))
-            return true;
-        if ((b & here) && (a & next) && spread_valid(s, b + right) && spread_valid(s, a - right))
-            return true;
-    }
-    return false;
-}
-
-/* Moves a block of spread c from column `from` to `to` (into *out); false when c has none there. */
-static inline bool shift_block(mayan_counts c, int from, int to, mayan_counts *out)
-{
-    if (!(c >> (4 * from) & 15)) return false;
-    *out = c - one_at(from) + one_at(to);
-    return true;
-}
-
-/* Could two swaps, one of a with b and one of a with c, make all three spreads valid (a shifted
- * twice, b and c once each)? For b: every border where shifting a block of b across it makes b
- * valid gives one shift of a the other way; likewise for c; some pair of the two shifts of a,
- * in some order (a block of a must stand where each one starts), must leave a valid. */
-static bool double_swap_mendable(search *s, mayan_counts a, mayan_counts b, mayan_counts c)
-{
-    int from[2][2 * MAYAN_MAX_SIDE], to[2][2 * MAYAN_MAX_SIDE], count[2] = {0, 0};
-    mayan_counts partner[2] = {b, c};
-    for (int i = 0; i < 2; i++)
-        for (int x = 0; x + 1 < s->width; x++)
-            for (int right = 0; right < 2; right++) { /* the partner goes x -> x + 1 */
-                int pf = right ? x : x + 1, pt = right ? x + 1 : x;
-                mayan_counts moved;
-                if (shift_block(partner[i], pf, pt, &moved) && spread_valid(s, moved))
-                    from[i][count[i]] = pt, to[i][count[i]++] = pf;
-            }
-    for (int i = 0; i < count[0]; i++)
-        for (int j = 0; j < count[1]; j++) {
-            mayan_counts once, twice;
-            bool ok = (shift_block(a, from[0][i], to[0][i], &once) &&
-                       shift_block(once, from[1][j], to[1][j], &twice)) ||
-                      (shift_block(a, from[1][j], to[1][j], &once) &&
-                       shift_block(once, from[0][i], to[0][i], &twice));
-            if (ok && spread_valid(s, twice)) return true;
-        }
-    return false;
-}
-
-/* Is a child with `left` moves left hopeless, judged on its counts P as the move leaves them,
- * before it settles (cc: the parent's counts; the move shifted v to v_counts and u, when not 0,
- * to u_counts; bad, twos: the child's colours with D > 0, D = 2)? Only the cases where the
- * moves left have no shift to spare are judged (else false):
- *
- *  - one move left, two invalid colours a, b: the move must be a swap of a block of a with one
- *    of b in the next column that makes both valid (pair_mendable);
- *  - two moves left, four invalid colours (each D = 1, the bound allows no more): both moves
- *    are swaps within two disjoint pairs of them, each pair mendable by one swap;
- *  - two moves left, three invalid colours, a with D = 2 and b, c: both moves are swaps with a,
- *    one with b, one with c (double_swap_mendable).
- *
- * Why judging P is sound. Colour c's blocks change column only by the moves, one column and one
- * block of c per move; runs remove lines, and lines make a valid spread (valid spreads add).
- * With shifts m1.. made by the moves left and R1.. removed by their cascades, the last cascade
- * empties the board: P + m1 - R1 + m2 - R2 ... + m_left = R_left is valid, so P + m1 + ... +
- * m_left is valid too (add R1...). So colour c is shifted at least D(c) times (D of P), and the
- * moves make at most 2 x left shifts: where the D's add up to that, every move is a swap of two
- * invalid colours, each colour is shifted exactly D(c) times, and P shifted so is valid. A block
- * a move shifts stands in the counts before it, at most P plus the earlier shifts: the tests ask
- * no more than that. Settling never lowers D, so the colours stay invalid after it. */
-static bool child_hopeless(search *s, const mayan_counts *cc, int left, unsigned bad, unsigned twos,
-                           unsigned v, mayan_counts v_counts, unsigned u, mayan_counts u_counts)
-{
-    unsigned n = (unsigned)__builtin_popcount(bad);
-    if (left == 1 ? n != 2 : !((n == 4 && !twos) || (n == 3 && twos && !(twos & (twos - 1)))))
-        return false;
-    mayan_counts p[4];
-    int colour[4], k = 0;
-    for (unsigned m = bad; m; m &= m - 1) {
-        unsigned c = (unsigned)__builtin_ctz(m);
-        colour[k] = (int)c;
-        p[k++] = c == v ? v_counts : c == u ? u_counts : cc[c];
-    }
-    bool may;
-    if (n == 2) {
-        may = pair_mendable(s, p[0], p[1]);
-    } else if (n == 4) {
-        may = (pair_mendable(s, p[0], p[1]) && pair_mendable(s, p[2], p[3])) ||
-              (pair_mendable(s, p[0], p[2]) && pair_mendable(s, p[1], p[3])) ||
-              (pair_mendable(s, p[0], p[3]) && pair_mendable(s, p[1], p[2]));
-    } else {
-        int a = 0;
-        while (!(twos >> colour[a] & 1)) a++;
-        may = double_swap_mendable(s, p[a], p[(a + 1) % 3], p[(a + 2) % 3]);
-    }
-    if (may) return false;
-    if (left == 1)
-        s->pair_cuts++;
-    else
-        s->swap_pair_cuts++;
-    return true;
-}
-
 /* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
 static bool empties(const column *col, int w, int x, int y, int dir, bool swapping, unsigned v,
                     unsigned u)
@@ -304,10 +178,7 @@ static bool empties(const column *col, int w, int x, int y, int dir, bool swappi
     else
         drag(col, w, x, y, v, x + dir, child);
     int lo = dir > 0 ? x : x - 1;
-    STAT(st_empties++);
-    bool any = settle(child, w, lo, lo + 1, NULL);
-    STAT(st_emp_any += any);
-    return any && board_empty(child, w);
+    return settle(child, w, lo, lo + 1, NULL) && board_empty(child, w);
 }
 
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
@@ -322,42 +193,12 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     for (int v = 1; v <= s->colours; v++)
         if (d[v]) invalid |= 1u << v;
     int bad = __builtin_popcount(invalid);
-    STAT(st_last_bad[bad > 3 ? 3 : bad]++);
     if (bad > 2) return false;
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, 0);
     if (bad == 2) {
         /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
-#ifdef MAYAN_STATS
-        {
-            bool okc = false, okb = false;
-            for (int x = 0; x + 1 < w; x++) {
-                unsigned ca = (unsigned)(cc[a] >> (4 * x)) & 15,
-                         cb = (unsigned)(cc[b] >> (4 * x)) & 15;
-                unsigned ca1 = (unsigned)(cc[a] >> (4 * x + 4)) & 15,
-                         cb1 = (unsigned)(cc[b] >> (4 * x + 4)) & 15;
-                if (ca && cb1 && !shifted_right(s, cc, &sb, a, x) &&
-                    !shifted_left(s, cc, &sb, b, x + 1))
-                    okc = true;
-                if (cb && ca1 && !shifted_right(s, cc, &sb, b, x) &&
-                    !shifted_left(s, cc, &sb, a, x + 1))
-                    okc = true;
-            }
-            for (int x = 0; x + 1 < w; x++) {
-                uint64_t rows = (nib_is(col[x], a) & nib_is(col[x + 1], b)) |
-                                (nib_is(col[x], b) & nib_is(col[x + 1], a));
-                for (; rows; rows &= rows - 1) {
-                    int y = __builtin_ctzll(rows) / 4;
-                    unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
-                    if (!shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1))
-                        okb = true;
-                }
-            }
-            st_bad2_count_ok += okc;
-            st_bad2_board_ok += okb;
-        }
-#endif
         for (int x = 0; x + 1 < w; x++) {
             uint64_t rows = (nib_is(col[x], a) & nib_is(col[x + 1], b)) |
                             (nib_is(col[x], b) & nib_is(col[x + 1], a));
@@ -438,9 +279,7 @@ static bool table_pays(const search *s, const unsigned char *d, int left)
 static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsigned char *child_d,
                          bool still, int left, int x, int dir)
 {
-    STAT(st_children[left]++);
     if (still) return true;
-    STAT(st_runs[left]++);
     /* The move changed columns x and x + dir only. */
     int lo = dir > 0 ? x : x - 1;
     mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
@@ -510,7 +349,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         }
     }
     s->nodes++;
-    STAT(st_nodes[left]++);
     if (left == 1) {
         bool found = last_move(s, col, cc, d, ply);
         if (!found && use_table) mayan_table_add_failure(&s->table, key, left);
@@ -532,20 +370,15 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, cap);
-#ifdef MAYAN_STATS
-    uint64_t children_before = st_children[2];
-#endif
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
     int excess = sum - 2 * cap;
     uint64_t inv[MAYAN_MAX_SIDE + 1] = {0};
-    unsigned invalid = 0, twos = 0;
-    for (int v = 1; v <= s->colours; v++) {
-        if (d[v]) invalid |= 1u << v;
-        if (d[v] == 2) twos |= 1u << v;
-    }
     if (excess > 0) {
+        unsigned invalid = 0;
+        for (int v = 1; v <= s->colours; v++)
+            if (d[v]) invalid |= 1u << v;
         for (int x = 0; x < w; x++)
             for (unsigned m = invalid; m; m &= m - 1)
                 inv[x] |= nib_is(col[x], (unsigned)__builtin_ctz(m));
@@ -585,17 +418,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     }
                     pass = pass && child_sum <= 2 * cap;
                     if (!pass) s->bound_cuts++;
-                    if (pass && cap <= 2) {
-                        /* u = 0 (a drag): du = 0, and colour 0 is never invalid. */
-                        unsigned both = 1u << v | 1u << u;
-                        unsigned bad =
-                            (invalid & ~both) | (unsigned)(dv > 0) << v | (unsigned)(du > 0) << u;
-                        unsigned two =
-                            (twos & ~both) | (unsigned)(dv == 2) << v | (unsigned)(du == 2) << u;
-                        pass = !child_hopeless(s, cc, cap, bad, two, v,
-                                               cc[v] + one_at(x + 1) - one_at(x), u,
-                                               cc[u] + one_at(x) - one_at(x + 1));
-                    }
                 }
                 bool still = u == v;
                 if (pass && swapping && u != v) {
@@ -633,11 +455,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     s->bound_cuts++;
                     continue;
                 }
-                if (cap <= 2 &&
-                    child_hopeless(s, cc, cap, (invalid & ~(1u << v)) | (unsigned)(dv > 0) << v,
-                                   (twos & ~(1u << v)) | (unsigned)(dv == 2) << v, v,
-                                   cc[v] + one_at(x - 1) - one_at(x), 0, 0))
-                    continue;
                 column *child = queue[queued].col;
                 mayan_counts *child_cc = queue[queued].cc;
                 unsigned char *child_d = queue[queued].d;
@@ -651,11 +468,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             }
         }
     }
-#ifdef MAYAN_STATS
-    if (left == 2) st_l2[__builtin_popcount(invalid)][st_children[2] != children_before]++;
-    if (left == 2 && __builtin_popcount(invalid) == 3)
-        st_l2s[sum][st_children[2] != children_before]++;
-#endif
     if (search_pending(s, queue, queued, left, ply)) return true;
     if (s->timed_out) return false;
     if (use_table) mayan_table_add_failure(&s->table, key, left);
@@ -727,35 +539,9 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
         }
         found = dfs(&s, col, cc, d, moves, 0, NULL);
     }
-#ifdef MAYAN_STATS
-    for (int l = moves; l >= 1; l--)
-        fprintf(stderr, "left %d: nodes %llu children %llu runs %llu\n", l,
-                (unsigned long long)st_nodes[l], (unsigned long long)st_children[l],
-                (unsigned long long)st_runs[l]);
-    fprintf(stderr, "empties %llu any %llu; last bad 0/1/2/3+: %llu %llu %llu %llu\n",
-            (unsigned long long)st_empties, (unsigned long long)st_emp_any,
-            (unsigned long long)st_last_bad[0], (unsigned long long)st_last_bad[1],
-            (unsigned long long)st_last_bad[2], (unsigned long long)st_last_bad[3]);
-    fprintf(stderr, "bad2 count-ok %llu board-ok %llu\n", (unsigned long long)st_bad2_count_ok,
-            (unsigned long long)st_bad2_board_ok);
-    st_bad2_count_ok = st_bad2_board_ok = 0;
-    for (int i = 0; i < 5; i++)
-        fprintf(stderr, "left2 bad %d: dead %llu live %llu\n", i, (unsigned long long)st_l2[i][0],
-                (unsigned long long)st_l2[i][1]);
-    memset(st_l2, 0, sizeof st_l2);
-    for (int i = 3; i <= 4; i++)
-        fprintf(stderr, "bad3 sum %d: dead %llu live %llu\n", i, (unsigned long long)st_l2s[i][0],
-                (unsigned long long)st_l2s[i][1]);
-    memset(st_l2s, 0, sizeof st_l2s);
-    memset(st_nodes, 0, sizeof st_nodes), memset(st_children, 0, sizeof st_children);
-    memset(st_runs, 0, sizeof st_runs), st_empties = st_emp_any = 0;
-    memset(st_last_bad, 0, sizeof st_last_bad);
-#endif
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;
-    out->pair_cuts = s.pair_cuts;
-    out->swap_pair_cuts = s.swap_pair_cuts;
     out->commute_cuts = s.commute_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&s.table);

@@ -37,13 +37,11 @@ typedef struct mayan_result {
     mayan_status status;
     int move_count; /* = moves when solved, else 0 */
     mayan_move moves[MAYAN_MAX_MOVES];
-    uint64_t nodes;      /* search nodes expanded (for benchmarks) */
-    uint64_t table_hits; /* nodes cut by the failure table */
-    uint64_t bound_cuts; /* nodes cut by the lower bound (mayan_bound.h) */
-    uint64_t pair_cuts;  /* children with one move left cut on counts (mayan.c, child_hopeless) */
-    uint64_t swap_pair_cuts; /* children with two moves left cut on counts (the same) */
-    uint64_t commute_cuts;   /* nodes skipped as a reordering of commuting swaps */
-    size_t table_bytes;      /* memory the failure table reached */
+    uint64_t nodes;        /* search nodes expanded (for benchmarks) */
+    uint64_t table_hits;   /* nodes cut by the failure table */
+    uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
+    uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
+    size_t table_bytes;    /* memory the failure table reached */
 } mayan_result;
 
 /* The failure table never grows beyond this many bytes; past it, entries are replaced. */

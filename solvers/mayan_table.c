@@ -154,7 +154,15 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
         nbuckets /= 2;
     t->nbuckets = nbuckets;
     size_t bytes = mayan_table_bytes(t);
-    return reserve(t, max_bytes > bytes ? max_bytes : bytes);
+    /* Where the address space is short, settle for a smaller cap (as growing did when memory
+     * ran out): the table only saves time. */
+    for (size_t cap = max_bytes > bytes ? max_bytes : bytes;; cap /= 2) {
+        if (reserve(t, cap)) {
+            if (cap < t->max_bytes) t->max_bytes = cap;
+            return true;
+        }
+        if (cap / 2 < bytes) return false;
+    }
 }
 
 void mayan_table_free(mayan_table *t)

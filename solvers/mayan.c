@@ -109,7 +109,25 @@ static bool pair_reached_before(const search *s, const column *col, int ply, int
 }
 
 /* Per-colour lower bounds D (mayan_bound.h) of the board at hand, exact up to its moves left. */
-typedef unsigned char spreads[MAYAN_MAX_COLOUR + 1];
+typedef unsigned char spreads[16]; /* d[0] and past the colours: 0 */
+_Static_assert(MAYAN_MAX_COLOUR < 16, "spreads holds every colour");
+
+/* How many bytes of w are nonzero. */
+static inline int nonzero_bytes(uint64_t w)
+{
+    uint64_t t =
+        (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL;
+    return (int)(((t >> 7) * 0x0101010101010101ULL) >> 56);
+}
+
+/* How many colours are out of place (D > 0): two word tests instead of a loop over colours. */
+static inline int out_of_place(const unsigned char *d)
+{
+    uint64_t a, b;
+    memcpy(&a, d, 8);
+    memcpy(&b, d + 8, 8);
+    return nonzero_bytes(a) + nonzero_bytes(b);
+}
 
 /* The child's D for `left` moves from its counts: a colour whose counts did not change keeps
  * the parent's exact value; false as soon as the bound rules the child out. */
@@ -192,7 +210,7 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     unsigned invalid = 0;
     for (int v = 1; v <= s->colours; v++)
         if (d[v]) invalid |= 1u << v;
-    int bad = __builtin_popcount(invalid);
+    int bad = out_of_place(d);
     if (bad > 2) return false;
     shift_bounds sb;
     shift_bounds_init(&sb, s->colours, 0);
@@ -267,10 +285,7 @@ typedef struct pending {
 static bool table_pays(const search *s, const unsigned char *d, int left)
 {
     if (!s->use_table || left < s->table_from) return false;
-    if (left > 1) return true;
-    int bad = 0;
-    for (int v = 1; v <= s->colours; v++) bad += d[v] > 0;
-    return bad < 2;
+    return left > 1 || out_of_place(d) < 2;
 }
 
 /* Settles the child reached by move (x, y, dir) (child_cc and child_d: its counts and D before
@@ -314,14 +329,22 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
  * A child the table is not asked about waits its turn all the same: children are searched in
  * the contest's order. */
 static bool push_child(search *s, pending *p, int *count, bool still, int left, int ply, int x,
-                       int y, int dir, int code)
+                       int y, int dir, int code, const uint64_t *parent_key)
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
     c->x = x, c->y = y, c->dir = dir, c->code = code;
     c->keyed = table_pays(s, c->d, left - 1);
     if (c->keyed) {
-        mayan_key_pack(c->col, s->width, s->height, s->cell_bits, c->key);
+        if (parent_key) {
+            /* A swap of two different blocks that made no run: two cells changed. */
+            memcpy(c->key, parent_key, (size_t)s->key_words * sizeof *c->key);
+            unsigned now = col_get(c->col[x], y), was = col_get(c->col[x + 1], y);
+            mayan_key_patch(c->key, s->height, s->cell_bits, x, y, was, now);
+            mayan_key_patch(c->key, s->height, s->cell_bits, x + 1, y, now, was);
+        } else {
+            mayan_key_pack(c->col, s->width, s->height, s->cell_bits, c->key);
+        }
         mayan_table_prefetch(&s->table, c->key);
     }
     if (++*count < BATCH) return false;
@@ -444,7 +467,9 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         drag(col, w, x, y, v, x + 1, child);
                     }
                     int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
-                    if (push_child(s, queue, &queued, still, left, ply, x, y, 1, next)) return true;
+                    const uint64_t *patch_from = next != NO_PREV && use_table ? key : NULL;
+                    if (push_child(s, queue, &queued, still, left, ply, x, y, 1, next, patch_from))
+                        return true;
                     if (s->timed_out) return false;
                 }
             }
@@ -463,7 +488,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 child_cc[v] += one_at(x - 1) - one_at(x);
                 child_d[v] = (unsigned char)dv;
                 drag(col, w, x, y, v, x - 1, child);
-                if (push_child(s, queue, &queued, false, left, ply, x, y, -1, NO_PREV)) return true;
+                if (push_child(s, queue, &queued, false, left, ply, x, y, -1, NO_PREV, NULL))
+                    return true;
                 if (s->timed_out) return false;
             }
         }

@@ -36,6 +36,18 @@ typedef struct mayan_table {
 int mayan_key_words(int width, int height, int cell_bits);
 void mayan_key_pack(const uint64_t *columns, int width, int height, int cell_bits, uint64_t *key);
 
+/* Turns the key of a board into the key of the same board with cell (x, y) holding `now`
+ * instead of `was` (a swap that makes no run changes two cells and nothing else): cheaper than
+ * packing the child again, and the same words, so the same hash. */
+static inline void mayan_key_patch(uint64_t *key, int height, int cell_bits, int x, int y,
+                                   unsigned was, unsigned now)
+{
+    int bit = cell_bits * (x * height + y), word = bit / 64, shift = bit % 64;
+    uint64_t delta = (uint64_t)(was ^ now);
+    key[word] ^= delta << shift;
+    if (shift + cell_bits > 64) key[word + 1] ^= delta >> (64 - shift);
+}
+
 /* words: 1..MAYAN_TABLE_MAX_WORDS. false when even the first small allocation fails. */
 bool mayan_table_init(mayan_table *t, int words, size_t max_bytes);
 void mayan_table_free(mayan_table *t);

@@ -159,9 +159,9 @@ typedef struct shift_bounds {
 static void shift_bounds_init(shift_bounds *sb, int colours, int cap)
 {
     sb->cap = cap;
-    size_t bytes = (size_t)(colours + 1) * sizeof sb->known_right[0];
-    memset(sb->known_right, 0, bytes);
-    memset(sb->known_left, 0, bytes);
+    (void)colours; /* fixed sizes: cleared by a few stores, not a call */
+    memset(sb->known_right, 0, sizeof sb->known_right);
+    memset(sb->known_left, 0, sizeof sb->known_left);
 }
 
 static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
@@ -232,11 +232,19 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
         }
         return false;
     }
+    /* With one colour a out of place, only moves that shift a block of a can mend it: the
+     * cells of a (and the swaps with a on either side) are all that is tried, in order. */
+    uint64_t of_a[MAYAN_MAX_SIDE + 1] = {0};
+    if (bad == 1)
+        for (int x = 0; x < w; x++) of_a[x] = nib_is(col[x], (unsigned)__builtin_ctz(invalid));
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
-        for (int y = 0; y < hx; y++) {
+        uint64_t rows = rows_below(hx);
+        if (bad == 1) rows &= ((of_a[x] | of_a[x + 1]) & rows_below(hr)) | of_a[x];
+        for (; rows; rows &= rows - 1) {
+            int y = __builtin_ctzll(rows) / 4;
             unsigned v = col_get(col[x], y);
             if (x + 1 < w && y < hr) {
                 /* A swap; an equal one changes nothing and cannot empty the board. */
@@ -265,6 +273,17 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
                 int left, int ply, const uint64_t *known_key);
+
+/* A 5 x 7 key is two words: copied by two stores rather than a call. */
+static inline void copy_key(uint64_t *to, const uint64_t *from, int words)
+{
+    if (words <= 2) {
+        to[0] = from[0];
+        if (words == 2) to[1] = from[1];
+    } else {
+        memcpy(to, from, (size_t)words * sizeof *to);
+    }
+}
 
 /* A child that passed the bound, waiting to be searched: children are made a few at a time and
  * their table buckets asked for at once, then searched in the contest's order. */
@@ -298,7 +317,7 @@ static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsig
     /* The move changed columns x and x + dir only. */
     int lo = dir > 0 ? x : x - 1;
     mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
-    memcpy(moved_cc, child_cc, (size_t)(s->colours + 1) * sizeof *child_cc);
+    memcpy(moved_cc, child_cc, sizeof moved_cc);
     /* An empty board allows no move. */
     if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width)) return false;
     /* Settling only removes lines, so it may raise D but never lowers it: check again. */
@@ -338,7 +357,7 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
     if (c->keyed) {
         if (parent_key) {
             /* A swap of two different blocks that made no run: two cells changed. */
-            memcpy(c->key, parent_key, (size_t)s->key_words * sizeof *c->key);
+            copy_key(c->key, parent_key, s->key_words);
             unsigned now = col_get(c->col[x], y), was = col_get(c->col[x + 1], y);
             mayan_key_patch(c->key, s->height, s->cell_bits, x, y, was, now);
             mayan_key_patch(c->key, s->height, s->cell_bits, x + 1, y, now, was);
@@ -363,7 +382,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     uint64_t key[MAYAN_TABLE_MAX_WORDS];
     if (use_table) {
         if (known_key)
-            memcpy(key, known_key, (size_t)s->key_words * sizeof *key);
+            copy_key(key, known_key, s->key_words);
         else
             mayan_key_pack(col, s->width, s->height, s->cell_bits, key);
         if (mayan_table_failed(&s->table, key, left)) {
@@ -381,7 +400,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     bool noop_tried = false;
     pending queue[BATCH];
     int queued = 0;
-    size_t cc_bytes = (size_t)(s->colours + 1) * sizeof *cc;
     /* The bound on a child from its counts as the move leaves them, before any run vanishes:
      * settling cannot rescue a child ruled out there (mayan_bound.h). A move changes the D of
      * the one or two colours it shifts; every other colour must already fit in left - 1. */
@@ -455,7 +473,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     column *child = queue[queued].col;
                     mayan_counts *child_cc = queue[queued].cc;
                     unsigned char *child_d = queue[queued].d;
-                    memcpy(child_cc, cc, cc_bytes);
+                    memcpy(child_cc, cc, sizeof queue[queued].cc);
                     memcpy(child_d, d, sizeof(spreads));
                     child_cc[v] += one_at(x + 1) - one_at(x);
                     child_d[v] = (unsigned char)dv;
@@ -483,7 +501,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 column *child = queue[queued].col;
                 mayan_counts *child_cc = queue[queued].cc;
                 unsigned char *child_d = queue[queued].d;
-                memcpy(child_cc, cc, cc_bytes);
+                memcpy(child_cc, cc, sizeof queue[queued].cc);
                 memcpy(child_d, d, sizeof(spreads));
                 child_cc[v] += one_at(x - 1) - one_at(x);
                 child_d[v] = (unsigned char)dv;

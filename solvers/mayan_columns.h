@@ -180,6 +180,12 @@ static inline void swap(const column *col, int width, int x, int y, unsigned v, 
     child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));
 }
 
+/* Bit 0 of the nibbles of rows 0..h-1. */
+static inline uint64_t rows_below(int h)
+{
+    return NIB_LOW & (h < 16 ? (1ULL << (4 * h)) - 1 : ~0ULL);
+}
+
 /* Bit 0 of each nibble set where column c holds colour v (1..15). */
 static inline uint64_t nib_is(column c, unsigned v)
 {

@@ -169,7 +169,8 @@ static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds 
 {
     if (!(sb->known_right[v] >> x & 1)) {
         mayan_counts c = cc[v] - one_at(x) + one_at(x + 1);
-        sb->right[v][x] = (unsigned char)mayan_displacement(s->bound, c, sb->cap);
+        sb->right[v][x] = (unsigned char)(sb->cap ? mayan_displacement(s->bound, c, sb->cap)
+                                                  : !mayan_spread_valid(s->bound, c));
         sb->known_right[v] |= 1u << x;
     }
     return sb->right[v][x];
@@ -180,7 +181,8 @@ static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *
 {
     if (!(sb->known_left[v] >> x & 1)) {
         mayan_counts c = cc[v] - one_at(x) + one_at(x - 1);
-        sb->left[v][x] = (unsigned char)mayan_displacement(s->bound, c, sb->cap);
+        sb->left[v][x] = (unsigned char)(sb->cap ? mayan_displacement(s->bound, c, sb->cap)
+                                                 : !mayan_spread_valid(s->bound, c));
         sb->known_left[v] |= 1u << x;
     }
     return sb->left[v][x];

@@ -121,13 +121,17 @@ bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2)
     mb->index_shift = 64 - entries_log2;
     build_steps(mb);
     mb->cache = calloc((size_t)1 << entries_log2, sizeof *mb->cache);
+    /* 1 MiB, zero pages from the kernel: only the pages of spreads met are touched. */
+    mb->valid = width <= 5 && entries_log2 >= 16 ? calloc((size_t)1 << 20, 1) : NULL;
     return mb->cache != NULL;
 }
 
 void mayan_bound_free(mayan_bound *mb)
 {
     free(mb->cache);
+    free(mb->valid);
     mb->cache = NULL;
+    mb->valid = NULL;
 }
 
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)

@@ -37,6 +37,9 @@ typedef struct mayan_bound {
     int width;
     int index_shift; /* 64 - log2(entries) */
     mayan_bound_entry *cache;
+    /* Boards of at most VALID_DIRECT_WIDTH columns: whether a spread is valid (D = 0), indexed
+     * by the counts themselves (0: not known yet, 1: valid, 2: not); NULL on wider boards. */
+    unsigned char *valid;
     uint64_t step[45][5]; /* the programme's table (mayan_bound.c) */
 } mayan_bound;
 
@@ -47,6 +50,18 @@ void mayan_bound_free(mayan_bound *mb);
 
 /* D for these counts if it is at most cap, else cap + 1. Depends only on (counts, width, cap). */
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap);
+
+/* Whether D = 0 (the same as mayan_displacement(mb, counts, 0) == 0), through a direct table on
+ * boards of at most 5 columns: the last move asks this for every shift it tries. */
+static inline bool mayan_spread_valid(mayan_bound *mb, mayan_counts counts)
+{
+    if (mb->valid && counts >> 20 == 0) {
+        unsigned char *e = &mb->valid[counts];
+        if (!*e) *e = mayan_displacement(mb, counts, 0) == 0 ? 1 : 2;
+        return *e == 1;
+    }
+    return mayan_displacement(mb, counts, 0) == 0;
+}
 
 /* The same without a cache (tests compare the two). */
 int mayan_displacement_uncached(mayan_counts counts, int width, int cap);

@@ -188,6 +188,23 @@ static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *
     return sb->left[v][x];
 }
 
+/* At the last move: does shifting one block of v from column x to x + 1 (x - 1) leave v's
+ * spread invalid? A direct look-up on boards of at most 5 columns (no per-node memo to set up),
+ * else the per-node memo. */
+static inline bool breaks_right(search *s, const mayan_counts *cc, shift_bounds *sb, bool direct,
+                                unsigned v, int x)
+{
+    if (direct) return !mayan_spread_valid(s->bound, cc[v] - one_at(x) + one_at(x + 1));
+    return shifted_right(s, cc, sb, v, x) != 0;
+}
+
+static inline bool breaks_left(search *s, const mayan_counts *cc, shift_bounds *sb, bool direct,
+                               unsigned v, int x)
+{
+    if (direct) return !mayan_spread_valid(s->bound, cc[v] - one_at(x) + one_at(x - 1));
+    return shifted_left(s, cc, sb, v, x) != 0;
+}
+
 /* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
 static bool empties(const column *col, int w, int x, int y, int dir, bool swapping, unsigned v,
                     unsigned u)
@@ -205,8 +222,10 @@ static bool empties(const column *col, int w, int x, int y, int dir, bool swappi
  * stands (the cascade moves no block sideways). A move shifts one block of at most two colours;
  * so it must shift every colour whose spread is invalid now, and leave the shifted ones valid.
  * Those tests come before anything is played out. */
-static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                      int ply)
+static inline __attribute__((always_inline)) bool last_move_with(search *s, const column *col,
+                                                                 const mayan_counts *cc,
+                                                                 const unsigned char *d, int ply,
+                                                                 const bool direct)
 {
     int w = s->width;
     unsigned invalid = 0;
@@ -215,7 +234,7 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     int bad = out_of_place(d);
     if (bad > 2) return false;
     shift_bounds sb;
-    shift_bounds_init(&sb, s->colours, 0);
+    if (!direct) shift_bounds_init(&sb, s->colours, 0);
     if (bad == 2) {
         /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
@@ -225,7 +244,8 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
             for (; rows; rows &= rows - 1) {
                 int y = __builtin_ctzll(rows) / 4;
                 unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
-                if (!shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1) &&
+                if (!breaks_right(s, cc, &sb, direct, v, x) &&
+                    !breaks_left(s, cc, &sb, direct, u, x + 1) &&
                     swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
@@ -252,25 +272,35 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
                 /* A swap; an equal one changes nothing and cannot empty the board. */
                 unsigned u = col_get(col[x + 1], y);
                 if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
-                    !shifted_right(s, cc, &sb, v, x) && !shifted_left(s, cc, &sb, u, x + 1) &&
+                    !breaks_right(s, cc, &sb, direct, v, x) &&
+                    !breaks_left(s, cc, &sb, direct, u, x + 1) &&
                     swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
                 }
-            } else if (x + 1 < w && !(invalid & ~(1u << v)) && !shifted_right(s, cc, &sb, v, x) &&
+            } else if (x + 1 < w && !(invalid & ~(1u << v)) &&
+                       !breaks_right(s, cc, &sb, direct, v, x) &&
                        empties(col, w, x, y, 1, false, v, 0)) {
                 s->path[ply] = (mayan_move){x, y, 1};
                 return true;
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
-            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) && !shifted_left(s, cc, &sb, v, x) &&
-                empties(col, w, x, y, -1, false, v, 0)) {
+            if (x > 0 && y >= hl && !(invalid & ~(1u << v)) &&
+                !breaks_left(s, cc, &sb, direct, v, x) && empties(col, w, x, y, -1, false, v, 0)) {
                 s->path[ply] = (mayan_move){x, y, -1};
                 return true;
             }
         }
     }
     return false;
+}
+
+/* Two copies of the last move: with the direct validity table, and with the per-node memo. */
+static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
+                      int ply)
+{
+    return s->bound->valid ? last_move_with(s, col, cc, d, ply, true)
+                           : last_move_with(s, col, cc, d, ply, false);
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,

@@ -791,6 +791,65 @@ START_TEST(key_packs_every_cell)
 }
 END_TEST
 
+/* The search keys a child made by a swap that made no run by patching the two swapped cells
+ * into its parent's key (mayan_key_patch): the same words as packing the child, on every shape
+ * (wide and tall boards, empty cells, cells crossing a word's end, 3- and 4-bit cells). */
+START_TEST(key_patch_matches_pack)
+{
+    int crossing = 0;
+    for (int i = 0; i < 20000; i++) {
+        int w = 2 + rnd(15), h = 1 + rnd(16), cell_bits = 3 + i % 2;
+        uint64_t columns[16] = {0};
+        for (int x = 0; x < w; x++) {
+            int hx = rnd(h + 1);
+            for (int y = 0; y < hx; y++)
+                columns[x] |= (uint64_t)(1 + rnd(cell_bits == 3 ? 7 : 10)) << (4 * y);
+        }
+        int words = mayan_key_words(w, h, cell_bits);
+        uint64_t parent[MAYAN_TABLE_MAX_WORDS], child[MAYAN_TABLE_MAX_WORDS];
+        mayan_key_pack(columns, w, h, cell_bits, parent);
+        int x = rnd(w - 1), y = rnd(h);
+        unsigned a = (unsigned)(columns[x] >> (4 * y) & 15),
+                 b = (unsigned)(columns[x + 1] >> (4 * y) & 15);
+        uint64_t m = (uint64_t)15 << (4 * y);
+        columns[x] = (columns[x] & ~m) | (uint64_t)b << (4 * y);
+        columns[x + 1] = (columns[x + 1] & ~m) | (uint64_t)a << (4 * y);
+        mayan_key_pack(columns, w, h, cell_bits, child);
+        mayan_key_patch(parent, h, cell_bits, x, y, a, b);
+        mayan_key_patch(parent, h, cell_bits, x + 1, y, b, a);
+        for (int j = 0; j < words; j++) ck_assert_uint_eq(parent[j], child[j]);
+        int bit = cell_bits * (x * h + y);
+        crossing += bit / 64 != (bit + cell_bits - 1) / 64;
+    }
+    ck_assert_int_ge(crossing, 20); /* cells split across two words were patched too */
+}
+END_TEST
+
+/* The last move asks whether a shifted spread is valid through a direct table on boards of at
+ * most 5 columns (mayan_spread_valid): it agrees with the programme on random counts, asked
+ * twice (computed, then from the table), and wider boards go without the table. */
+START_TEST(valid_table_matches_programme)
+{
+    mayan_bound mb[1];
+    int valid = 0, checked = 0;
+    for (int w = 1; w <= 7; w++) {
+        ck_assert(mayan_bound_init(mb, w, 16));
+        ck_assert((mb->valid != NULL) == (w <= 5));
+        for (int i = 0; i < 3000; i++) {
+            mayan_counts c = 0;
+            for (int x = 0; x < w; x++) c |= (mayan_counts)rnd(i % 2 ? 12 : 4) << (4 * x);
+            bool want = mayan_displacement_uncached(c, w, 0) == 0;
+            ck_assert(mayan_spread_valid(mb, c) == want);
+            ck_assert(mayan_spread_valid(mb, c) == want);
+            valid += want, checked++;
+        }
+        mayan_bound_free(mb);
+    }
+    ck_assert_int_ge(valid, checked / 10);
+    ck_assert_int_le(valid, checked - checked / 10);
+}
+END_TEST
+
 START_TEST(table_memory_is_bounded)
 {
     mayan_table t;
@@ -938,6 +997,7 @@ int main(void)
     tcase_set_timeout(table, 600);
     tcase_add_test(table, table_keeps_depths_apart);
     tcase_add_test(table, key_packs_every_cell);
+    tcase_add_test(table, key_patch_matches_pack);
     tcase_add_test(table, table_memory_is_bounded);
     tcase_add_test(table, table_grows_in_place);
     tcase_add_test(table, table_cap_never_changes_the_answer);
@@ -945,6 +1005,7 @@ int main(void)
     TCase *bound = tcase_create("bound");
     tcase_set_timeout(bound, 600);
     tcase_add_test(bound, bound_matches_brute_force);
+    tcase_add_test(bound, valid_table_matches_programme);
     tcase_add_test(bound, bound_refuses_spread_colour);
     tcase_add_test(bound, bound_on_scattered_boards);
     tcase_add_test(bound, settling_never_lowers_the_bound);

@@ -137,7 +137,7 @@ static bool child_spreads(search *s, const mayan_counts *cc, const mayan_counts 
     int sum = 0;
     for (int v = 1; v <= s->colours; v++) {
         int dv = cc[v] == parent_cc[v] ? parent_d[v]
-                 : cc[v]               ? mayan_displacement(s->bound, cc[v], left)
+                 : cc[v]               ? mayan_displacement_small(s->bound, cc[v], left)
                                        : 0;
         d[v] = (unsigned char)dv;
         sum += dv;
@@ -169,8 +169,7 @@ static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds 
 {
     if (!(sb->known_right[v] >> x & 1)) {
         mayan_counts c = cc[v] - one_at(x) + one_at(x + 1);
-        sb->right[v][x] = (unsigned char)(sb->cap ? mayan_displacement(s->bound, c, sb->cap)
-                                                  : !mayan_spread_valid(s->bound, c));
+        sb->right[v][x] = (unsigned char)mayan_displacement_small(s->bound, c, sb->cap);
         sb->known_right[v] |= 1u << x;
     }
     return sb->right[v][x];
@@ -181,8 +180,7 @@ static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *
 {
     if (!(sb->known_left[v] >> x & 1)) {
         mayan_counts c = cc[v] - one_at(x) + one_at(x - 1);
-        sb->left[v][x] = (unsigned char)(sb->cap ? mayan_displacement(s->bound, c, sb->cap)
-                                                 : !mayan_spread_valid(s->bound, c));
+        sb->left[v][x] = (unsigned char)mayan_displacement_small(s->bound, c, sb->cap);
         sb->known_left[v] |= 1u << x;
     }
     return sb->left[v][x];

@@ -51,16 +51,28 @@ void mayan_bound_free(mayan_bound *mb);
 /* D for these counts if it is at most cap, else cap + 1. Depends only on (counts, width, cap). */
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap);
 
-/* Whether D = 0 (the same as mayan_displacement(mb, counts, 0) == 0), through a direct table on
- * boards of at most 5 columns: the last move asks this for every shift it tries. */
+/* mayan_displacement for caps 0 and 1 (the last two moves), through a direct table on boards of
+ * at most 5 columns: the search asks this for every shift it tries there. */
+static inline int mayan_displacement_small(mayan_bound *mb, mayan_counts counts, int cap)
+{
+    if (!mb->valid || cap > 1 || counts >> 20) return mayan_displacement(mb, counts, cap);
+    /* 0: not known; 1: D = 0; 2: D >= 1 (asked at cap 0 only); 3: D = 1; 4: D >= 2. */
+    unsigned char *e = &mb->valid[counts];
+    if (cap == 0) {
+        if (!*e) *e = mayan_displacement(mb, counts, 0) == 0 ? 1 : 2;
+        return *e != 1;
+    }
+    if (*e == 0 || *e == 2) {
+        int d = mayan_displacement(mb, counts, 1);
+        *e = d == 0 ? 1 : d == 1 ? 3 : 4;
+    }
+    return *e == 1 ? 0 : *e == 3 ? 1 : 2;
+}
+
+/* Whether D = 0 (the same as mayan_displacement(mb, counts, 0) == 0). */
 static inline bool mayan_spread_valid(mayan_bound *mb, mayan_counts counts)
 {
-    if (mb->valid && counts >> 20 == 0) {
-        unsigned char *e = &mb->valid[counts];
-        if (!*e) *e = mayan_displacement(mb, counts, 0) == 0 ? 1 : 2;
-        return *e == 1;
-    }
-    return mayan_displacement(mb, counts, 0) == 0;
+    return mayan_displacement_small(mb, counts, 0) == 0;
 }
 
 /* The same without a cache (tests compare the two). */

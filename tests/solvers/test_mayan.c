@@ -825,9 +825,10 @@ START_TEST(key_patch_matches_pack)
 }
 END_TEST
 
-/* The last move asks whether a shifted spread is valid through a direct table on boards of at
- * most 5 columns (mayan_spread_valid): it agrees with the programme on random counts, asked
- * twice (computed, then from the table), and wider boards go without the table. */
+/* The last two moves ask D at caps 0 and 1 through a direct table on boards of at most 5
+ * columns (mayan_displacement_small, mayan_spread_valid): it agrees with the programme on random
+ * counts, asked at both caps in both orders and again (from the table), and wider boards go
+ * without the table. */
 START_TEST(valid_table_matches_programme)
 {
     mayan_bound mb[1];
@@ -839,8 +840,15 @@ START_TEST(valid_table_matches_programme)
             mayan_counts c = 0;
             for (int x = 0; x < w; x++) c |= (mayan_counts)rnd(i % 2 ? 12 : 4) << (4 * x);
             bool want = mayan_displacement_uncached(c, w, 0) == 0;
+            int d1 = mayan_displacement_uncached(c, w, 1);
+            /* Caps 0 and 1 in either order: each answer is exact whatever was asked before. */
+            if (i % 3 == 0) ck_assert_int_eq(mayan_displacement_small(mb, c, 1), d1);
             ck_assert(mayan_spread_valid(mb, c) == want);
             ck_assert(mayan_spread_valid(mb, c) == want);
+            ck_assert_int_eq(mayan_displacement_small(mb, c, 1), d1);
+            ck_assert_int_eq(mayan_displacement_small(mb, c, 0), want ? 0 : 1);
+            ck_assert_int_eq(mayan_displacement_small(mb, c, 3),
+                             mayan_displacement_uncached(c, w, 3));
             valid += want, checked++;
         }
         mayan_bound_free(mb);

@@ -203,17 +203,33 @@ static inline bool breaks_left(search *s, const mayan_counts *cc, shift_bounds *
     return shifted_left(s, cc, sb, v, x) != 0;
 }
 
-/* Plays the swap or drag and tells whether the board is then empty (the move must make a run). */
-static bool empties(const column *col, int w, int x, int y, int dir, bool swapping, unsigned v,
-                    unsigned u)
+/* Plays the swap or drag and tells whether the board is then empty (the move must make a run).
+ * The cascade moves no block sideways, so after each round every colour must still have a valid
+ * spread (mayan_bound.h): the play stops at the first round that leaves one invalid. */
+static bool empties(search *s, const column *col, const mayan_counts *cc, int x, int y, int dir,
+                    bool swapping, unsigned v, unsigned u)
 {
+    int w = s->width;
     column child[MAYAN_MAX_SIDE];
-    if (swapping)
+    mayan_counts now[MAYAN_MAX_COLOUR + 1];
+    memcpy(now, cc, sizeof now);
+    now[v] += one_at(x + dir) - one_at(x);
+    if (swapping) {
+        now[u] += one_at(x) - one_at(x + 1);
         swap(col, w, x, y, v, u, child);
-    else
+    } else {
         drag(col, w, x, y, v, x + dir, child);
-    int lo = dir > 0 ? x : x - 1;
-    return settle(child, w, lo, lo + 1, NULL) && board_empty(child, w);
+    }
+    int lo = dir > 0 ? x : x - 1, hi = lo + 1;
+    unsigned lost = 0;
+    if (!settle_round(child, w, &lo, &hi, now, &lost)) return false;
+    do {
+        for (; lost; lost &= lost - 1) {
+            unsigned c = (unsigned)__builtin_ctz(lost);
+            if (now[c] && !mayan_spread_valid(s->bound, now[c])) return false;
+        }
+    } while (settle_round(child, w, &lo, &hi, now, &lost));
+    return board_empty(child, w);
 }
 
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
@@ -244,7 +260,8 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
                 unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
                 if (!breaks_right(s, cc, &sb, direct, v, x) &&
                     !breaks_left(s, cc, &sb, direct, u, x + 1) &&
-                    swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
+                    swap_makes_run(col, w, x, y, v, u) &&
+                    empties(s, col, cc, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
                 }
@@ -272,19 +289,21 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
                 if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
                     !breaks_right(s, cc, &sb, direct, v, x) &&
                     !breaks_left(s, cc, &sb, direct, u, x + 1) &&
-                    swap_makes_run(col, w, x, y, v, u) && empties(col, w, x, y, 1, true, v, u)) {
+                    swap_makes_run(col, w, x, y, v, u) &&
+                    empties(s, col, cc, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
                 }
             } else if (x + 1 < w && !(invalid & ~(1u << v)) &&
                        !breaks_right(s, cc, &sb, direct, v, x) &&
-                       empties(col, w, x, y, 1, false, v, 0)) {
+                       empties(s, col, cc, x, y, 1, false, v, 0)) {
                 s->path[ply] = (mayan_move){x, y, 1};
                 return true;
             }
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl && !(invalid & ~(1u << v)) &&
-                !breaks_left(s, cc, &sb, direct, v, x) && empties(col, w, x, y, -1, false, v, 0)) {
+                !breaks_left(s, cc, &sb, direct, v, x) &&
+                empties(s, col, cc, x, y, -1, false, v, 0)) {
                 s->path[ply] = (mayan_move){x, y, -1};
                 return true;
             }

@@ -81,6 +81,50 @@ static inline int imin(int a, int b)
     return a < b ? a : b;
 }
 
+/* One round of settle: vanishes the runs there are now (each holds a cell of columns *lo..*hi)
+ * and lets the rest fall; false when there were none. Else *lo..*hi become the columns that lost
+ * blocks, and `lost` (may be NULL) gets the colours that lost blocks as a bit mask. */
+static inline bool settle_round(column *col, int width, int *lo_io, int *hi_io, mayan_counts *cc,
+                                unsigned *lost)
+{
+    int lo = *lo_io, hi = *hi_io;
+    int mlo = imax(lo - 2, 0), mhi = imin(hi + 2, width - 1);
+    uint64_t mark[MAYAN_MAX_SIDE];
+    uint64_t found = 0;
+    for (int x = mlo; x <= mhi; x++) {
+        uint64_t r = 0;
+        if (x >= lo && x <= hi) {
+            uint64_t e = nib_same(col[x], col[x] >> 4);
+            r = e & (e >> 4);
+            r |= r << 4 | r << 8;
+        }
+        mark[x] = r;
+        found |= r;
+    }
+    /* Windows x..x+2 with mlo <= x and x + 2 <= mhi. */
+    if (mhi - mlo >= 2) {
+        uint64_t left = nib_same(col[mlo], col[mlo + 1]);
+        for (int x = mlo; x + 2 <= mhi; x++) {
+            uint64_t right = nib_same(col[x + 1], col[x + 2]);
+            uint64_t r = left & right;
+            mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found |= r;
+            left = right;
+        }
+    }
+    if (!found) return false;
+    lo = width, hi = -1;
+    for (int x = mlo; x <= mhi; x++)
+        if (mark[x]) {
+            if (lost)
+                for (uint64_t m = mark[x]; m; m &= m - 1)
+                    *lost |= 1u << col_get(col[x], __builtin_ctzll(m) / 4);
+            col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
+            lo = imin(lo, x), hi = imax(hi, x);
+        }
+    *lo_io = lo, *hi_io = hi;
+    return true;
+}
+
 /* Vanishes runs until the board is still; returns true when anything vanished.
  *
  * Only columns lo..hi changed since the board was last still, so every new run has a cell
@@ -90,39 +134,8 @@ static inline int imin(int a, int b)
 static inline bool settle(column *col, int width, int lo, int hi, mayan_counts *cc)
 {
     bool any = false;
-    for (;;) {
-        int mlo = imax(lo - 2, 0), mhi = imin(hi + 2, width - 1);
-        uint64_t mark[MAYAN_MAX_SIDE];
-        uint64_t found = 0;
-        for (int x = mlo; x <= mhi; x++) {
-            uint64_t r = 0;
-            if (x >= lo && x <= hi) {
-                uint64_t e = nib_same(col[x], col[x] >> 4);
-                r = e & (e >> 4);
-                r |= r << 4 | r << 8;
-            }
-            mark[x] = r;
-            found |= r;
-        }
-        /* Windows x..x+2 with mlo <= x and x + 2 <= mhi. */
-        if (mhi - mlo >= 2) {
-            uint64_t left = nib_same(col[mlo], col[mlo + 1]);
-            for (int x = mlo; x + 2 <= mhi; x++) {
-                uint64_t right = nib_same(col[x + 1], col[x + 2]);
-                uint64_t r = left & right;
-                mark[x] |= r, mark[x + 1] |= r, mark[x + 2] |= r, found |= r;
-                left = right;
-            }
-        }
-        if (!found) return any;
-        any = true;
-        lo = width, hi = -1;
-        for (int x = mlo; x <= mhi; x++)
-            if (mark[x]) {
-                col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
-                lo = imin(lo, x), hi = imax(hi, x);
-            }
-    }
+    while (settle_round(col, width, &lo, &hi, cc, NULL)) any = true;
+    return any;
 }
 
 static inline bool board_empty(const column *col, int width)

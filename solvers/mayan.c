@@ -427,13 +427,16 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         s->timed_out = true;
         return false;
     }
-    bool use_table = table_pays(s, d, left);
-    uint64_t key[MAYAN_TABLE_MAX_WORDS];
+    /* A child comes with its key exactly when the table is asked about it (push_child decided
+     * with table_pays); the root decides here. */
+    uint64_t root_key[MAYAN_TABLE_MAX_WORDS];
+    const uint64_t *key = known_key;
+    if (ply == 0 && table_pays(s, d, left)) {
+        mayan_key_pack(col, s->width, s->height, s->cell_bits, root_key);
+        key = root_key;
+    }
+    bool use_table = key != NULL;
     if (use_table) {
-        if (known_key)
-            copy_key(key, known_key, s->key_words);
-        else
-            mayan_key_pack(col, s->width, s->height, s->cell_bits, key);
         if (mayan_table_failed(&s->table, key, left)) {
             s->table_hits++;
             return false;

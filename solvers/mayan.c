@@ -476,11 +476,29 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             for (unsigned m = invalid; m; m &= m - 1)
                 inv[x] |= nib_is(col[x], (unsigned)__builtin_ctz(m));
     }
-    for (int x = 0; x < w; x++) {
+    /* A colour with D over left - 1 must be shifted by the move itself (a move lowers a D by at
+     * most one): with one such colour a, only moves of a block of a; with two, a and b, only
+     * swaps of a with b; with three or more, no move. Only those cells are tried (in order). */
+    unsigned over2 = over & (over - 1);
+    int columns = over2 & (over2 - 1) ? 0 : w; /* 0: no move can pass */
+    uint64_t of_a[MAYAN_MAX_SIDE + 1] = {0}, of_b[MAYAN_MAX_SIDE + 1] = {0};
+    if (over) {
+        unsigned a = (unsigned)__builtin_ctz(over), b = over2 ? (unsigned)__builtin_ctz(over2) : 0;
+        for (int x = 0; x < w; x++) {
+            of_a[x] = nib_is(col[x], a);
+            if (b) of_b[x] = nib_is(col[x], b);
+        }
+    }
+    for (int x = 0; x < columns; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
         uint64_t rows = NIB_LOW & (hx < 16 ? (1ULL << (4 * hx)) - 1 : ~0ULL);
+        if (over) {
+            uint64_t below_hr = rows_below(hr);
+            rows &= over2 ? ((of_a[x] & of_b[x + 1]) | (of_b[x] & of_a[x + 1])) & below_hr
+                          : ((of_a[x] | of_a[x + 1]) & below_hr) | of_a[x];
+        }
         if (excess > 0) {
             /* Swaps (rows under hr) need v or u of such a colour (both when over by 2); drags
              * need v of one, and cannot mend two. inv[w] is 0: no column there. */

@@ -4,10 +4,15 @@
  * the column nets. Same boards as bench_rubiks_rectangle (generator and seeds); every answer is
  * replayed. Not the solver: no descent over runs, orders or images, one run per block size.
  *
- *   build/bench/bench_rubiks_rectangle_joint_board [boards=10] [fwd=4] [bwd=2] [run]
+ *   build/bench/bench_rubiks_rectangle_joint_board [boards=10] [fwd=4] [bwd=2] [run] [both]
+ *                                                  [orders=1]
  *
  * run: the k-pair run as pair.rows tokens ("0.1 3.2 ..."; rows 1 top, 2 bottom), as printed by
- * bench_rubiks_rectangle_joint's climb. Pairs left over at the bottom get a two-pair run. */
+ * bench_rubiks_rectangle_joint's climb ("" for the solver's four-pair run). Pairs left over at
+ * the bottom get a two-pair run. both: hash both halves' sets of at most fwd flips and enumerate
+ * at most bwd on each side against the other (exact up to fwd + bwd flips with at most fwd in
+ * either half). orders: one round of coordinate descent tries that many pair orders per block
+ * (its own and random ones), the other blocks held. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +34,18 @@ typedef struct run {
     uint8_t ev[EVENTS]; /* bits 0-1: rows, bits 2-4: pair */
     unsigned parity;    /* bit j: parity of pair j's row events */
     uint8_t prefix[EVENTS + 1][PAIRS];
-    uint64_t *hkey; /* forward set: (words, net) + 1 -> cost, choice */
-    uint8_t *hcost;
-    uint32_t *hchoice;
+    struct half_set {
+        uint64_t *hkey; /* (words, net) + 1 -> cost, choice */
+        uint8_t *hcost;
+        uint32_t *hchoice;
+    } set[2]; /* choices before the events of the first half; of the second (both_ways) */
 } run;
+
+typedef struct half_set half_set;
+
+/* Also look the first half's choices up in the second half's set: exact up to fwd + bwd flips
+ * with at most fwd in either half instead of the first only. */
+static bool both_ways;
 
 static inline uint8_t segment(const run *r, int j, int a, int b)
 {
@@ -51,7 +64,7 @@ static inline size_t slot_of(uint64_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - HASH_BITS));
 }
 
-static void hash_put(run *r, uint64_t key, uint8_t cost, uint32_t choice)
+static void hash_put(half_set *r, uint64_t key, uint8_t cost, uint32_t choice)
 {
     size_t s = slot_of(key);
     while (r->hkey[s] && r->hkey[s] != key + 1) s = (s + 1) & ((1u << HASH_BITS) - 1);
@@ -62,7 +75,7 @@ static void hash_put(run *r, uint64_t key, uint8_t cost, uint32_t choice)
     }
 }
 
-static inline long hash_find(const run *r, uint64_t key)
+static inline long hash_find(const half_set *r, uint64_t key)
 {
     size_t s = slot_of(key);
     while (r->hkey[s]) {
@@ -98,8 +111,7 @@ static void enumerate(run *r, const uint8_t *w, int pos, int end, int atom, unsi
 static void put_forward(run *r, const uint8_t *w, unsigned net, int cost, uint32_t choice,
                         void *ctx)
 {
-    (void)ctx;
-    hash_put(r, pack(w, r->k, net), (uint8_t)cost, choice);
+    hash_put(ctx, pack(w, r->k, net), (uint8_t)cost, choice);
 }
 
 static bool run_init(run *r, int fwd)
@@ -115,13 +127,19 @@ static bool run_init(run *r, int fwd)
         if ((r->ev[i] & 3) != 3) r->parity ^= 1u << (r->ev[i] >> 2);
     }
     r->h = r->len / 2;
-    r->hkey = calloc((size_t)1 << HASH_BITS, sizeof *r->hkey);
-    r->hcost = malloc((size_t)1 << HASH_BITS);
-    r->hchoice = malloc(sizeof *r->hchoice << HASH_BITS);
-    if (!r->hkey || !r->hcost || !r->hchoice) return false;
     uint8_t id[PAIRS];
     for (int j = 0; j < r->k; j++) id[j] = g.identity;
-    enumerate(r, id, 0, r->h, 0, 0, 0, 0, fwd, put_forward, NULL);
+    for (int half = 0; half < (both_ways ? 2 : 1); half++) {
+        half_set *hs = &r->set[half];
+        hs->hkey = calloc((size_t)1 << HASH_BITS, sizeof *hs->hkey);
+        hs->hcost = malloc((size_t)1 << HASH_BITS);
+        hs->hchoice = malloc(sizeof *hs->hchoice << HASH_BITS);
+        if (!hs->hkey || !hs->hcost || !hs->hchoice) return false;
+        if (half == 0)
+            enumerate(r, id, 0, r->h, 0, 0, 0, 0, fwd, put_forward, hs);
+        else
+            enumerate(r, id, r->h, r->len, 2 * r->h, 0, 0, 0, fwd, put_forward, hs);
+    }
     return true;
 }
 
@@ -145,11 +163,34 @@ static void try_backward(run *r, const uint8_t *w2, unsigned n2, int cost, uint3
             uint8_t w1[PAIRS];
             for (int j = 0; j < r->k; j++)
                 w1[j] = g.mul[g.mul[qy->t[j]][g.column[n ^ qy->G[gi]]]][g.inverse[w2[j]]];
-            long s = hash_find(r, pack(w1, r->k, n1));
-            if (s >= 0 && r->hcost[s] + cost < qy->cost[gi][n]) {
-                qy->cost[gi][n] = r->hcost[s] + cost;
-                qy->fchoice[gi][n] = r->hchoice[s];
+            const half_set *hs = &r->set[0];
+            long s = hash_find(hs, pack(w1, r->k, n1));
+            if (s >= 0 && hs->hcost[s] + cost < qy->cost[gi][n]) {
+                qy->cost[gi][n] = hs->hcost[s] + cost;
+                qy->fchoice[gi][n] = hs->hchoice[s];
                 qy->bchoice[gi][n] = choice;
+            }
+        }
+}
+
+/* The first half's choice (w1, n1) against the second half's set: w2 = w1^-1 t n G. */
+static void try_forward(run *r, const uint8_t *w1, unsigned n1, int cost, uint32_t choice,
+                        void *ctx)
+{
+    query *qy = ctx;
+    const half_set *hs = &r->set[1];
+    for (int gi = 0; gi < 2; gi++)
+        for (unsigned n2 = 0; n2 < 4; n2++) {
+            unsigned n = n1 ^ n2;
+            if (cost >= qy->cost[gi][n]) continue;
+            uint8_t w2[PAIRS];
+            for (int j = 0; j < r->k; j++)
+                w2[j] = g.mul[g.mul[g.inverse[w1[j]]][qy->t[j]]][g.column[n ^ qy->G[gi]]];
+            long s = hash_find(hs, pack(w2, r->k, n2));
+            if (s >= 0 && hs->hcost[s] + cost < qy->cost[gi][n]) {
+                qy->cost[gi][n] = hs->hcost[s] + cost;
+                qy->fchoice[gi][n] = choice;
+                qy->bchoice[gi][n] = hs->hchoice[s];
             }
         }
 }
@@ -161,11 +202,16 @@ static void run_query(run *r, query *qy, int bwd)
     uint8_t id[PAIRS];
     for (int j = 0; j < r->k; j++) id[j] = g.identity;
     enumerate(r, id, r->h, r->len, 2 * r->h, 0, 0, 0, bwd, try_backward, qy);
-    /* None found within the split: once more with one more flip in the second half. */
-    bool any = false;
-    for (int gi = 0; gi < 2; gi++)
+    if (both_ways) enumerate(r, id, 0, r->h, 0, 0, 0, 0, bwd, try_forward, qy);
+    /* None found for a total within the split: once more with one more flip in the second
+     * half, so that the carry DP always has a way on. */
+    bool both = true;
+    for (int gi = 0; gi < 2; gi++) {
+        bool any = false;
         for (int n = 0; n < 4; n++) any |= qy->cost[gi][n] < INF;
-    if (!any && bwd < ATOMS_MAX) run_query(r, qy, bwd + 1);
+        both &= any;
+    }
+    if (!both && bwd < ATOMS_MAX) run_query(r, qy, bwd + 1);
 }
 
 /* ---- boards: the generator of bench_rubiks_rectangle.c ---- */
@@ -232,15 +278,83 @@ static void push(moves *l, int32_t mv)
 typedef struct plan_block {
     int first;
     run *r;
-    unsigned pre; /* bit j: a top-row flip of pair first + j before the run (parity) */
 } plan_block;
+
+/* Pair orders tried per block by the descent (1: the block's own order only). */
+static int orders = 1;
+
+static uint8_t tau[64 * QMAX];
+/* [g0][block][q][G][a][n]: column flips and their atoms of block column q */
+static int cost[2][BLOCKS_MAX][QMAX][2][4][4];
+static uint32_t fch[2][BLOCKS_MAX][QMAX][2][4][4], bch[2][BLOCKS_MAX][QMAX][2][4][4];
+static int cand_cost[QMAX][2][4][4];
+static uint32_t cand_fch[QMAX][2][4][4], cand_bch[QMAX][2][4][4];
+
+/* The two totals G of column pair q's parity. */
+static void totals(int Q, int q, unsigned g0, unsigned gs[2])
+{
+    unsigned gpar = g.parity[tau[q]] ^ g.parity[tau[0]] ^ g0;
+    gs[0] = gpar ? 1u : 0u;
+    gs[1] = gpar ? 2u : 3u;
+    (void)Q;
+}
+
+/* The prefix of a block laid in `order` (order[j]: the block's pair playing run pair j): a top-row
+ * flip where the parities differ. */
+static unsigned block_pre(const plan_block *bl, const uint8_t *order, int Q, unsigned g0)
+{
+    unsigned pre = 0;
+    for (int j = 0; j < bl->r->k; j++) {
+        unsigned par = g.parity[tau[(bl->first + order[j]) * Q]] ^ g0;
+        if (par != ((bl->r->parity >> j) & 1)) pre |= 1u << j;
+    }
+    return pre;
+}
+
+/* The queries of one block in one order: target per pair P_j a tau a, w n G = target. */
+static void block_queries(const plan_block *bl, const uint8_t *order, unsigned pre, int Q,
+                          unsigned g0, int bwd, int (*c)[2][4][4], uint32_t (*fc)[2][4][4],
+                          uint32_t (*bc)[2][4][4], long *queries)
+{
+    run *r = bl->r;
+    for (int q = 0; q < Q; q++) {
+        unsigned gs[2];
+        totals(Q, q, g0, gs);
+        for (unsigned a = 0; a < 4; a++) {
+            uint8_t t[PAIRS];
+            for (int j = 0; j < r->k; j++) {
+                uint8_t x = tau[(bl->first + order[j]) * Q + q];
+                x = g.mul[g.mul[g.column[a]][x]][g.column[a]];
+                if ((pre >> j) & 1) x = g.mul[g.row[1]][x];
+                t[j] = x;
+            }
+            query qy = {.t = t, .G = {gs[0], gs[1]}};
+            run_query(r, &qy, bwd);
+            (*queries)++;
+            for (int gi = 0; gi < 2; gi++)
+                for (int n = 0; n < 4; n++) {
+                    c[q][gi][a][n] = qy.cost[gi][n];
+                    fc[q][gi][a][n] = qy.fchoice[gi][n];
+                    bc[q][gi][a][n] = qy.bchoice[gi][n];
+                }
+        }
+    }
+}
+
+static uint64_t order_rng_state;
+static uint64_t order_rng(void)
+{
+    order_rng_state ^= order_rng_state << 13;
+    order_rng_state ^= order_rng_state >> 7;
+    order_rng_state ^= order_rng_state << 17;
+    return order_rng_state;
+}
 
 /* Plans and emits one board (H, W even, H/2 = P row pairs); returns the moves. */
 static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, int bwd, moves *out,
                        long *queries)
 {
     int P = H / 2, Q = W / 2;
-    static uint8_t tau[64 * QMAX];
     for (int p = 0; p < P; p++)
         for (int q = 0; q < Q; q++) {
             const int rr[2] = {p, H - 1 - p}, col[2] = {q, W - 1 - q};
@@ -262,53 +376,105 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
         p += r->k;
     }
     /* Best over the parity of G_0: the full plan for each, keep the cheaper. */
-    static int cost[2][BLOCKS_MAX][QMAX][2][4][4]; /* [g0][block][q][G][a][n] */
-    static uint32_t fch[2][BLOCKS_MAX][QMAX][2][4][4], bch[2][BLOCKS_MAX][QMAX][2][4][4];
     long best_total = -1;
     unsigned best_g0 = 0;
-    static unsigned best_pre[BLOCKS_MAX];
+    static unsigned pre[2][BLOCKS_MAX];
+    static uint8_t order[2][BLOCKS_MAX][PAIRS];
     static unsigned path_g[2][QMAX];
     static uint8_t path_a[2][QMAX][BLOCKS_MAX + 1];
+    static int fw[BLOCKS_MAX + 1][QMAX][2][4], bw[BLOCKS_MAX + 1][QMAX][2][4];
     for (unsigned g0 = 0; g0 < 2; g0++) {
-        long total = 0;
-        unsigned pre[BLOCKS_MAX];
+        order_rng_state = 0x243F6A8885A308D3ull;
         for (int b = 0; b < B; b++) {
-            pre[b] = 0;
-            for (int j = 0; j < bl[b].r->k; j++) {
-                unsigned par = g.parity[tau[(bl[b].first + j) * Q]] ^ g0;
-                if (par != ((bl[b].r->parity >> j) & 1)) pre[b] |= 1u << j;
-            }
-            total += __builtin_popcount(pre[b]);
+            for (int j = 0; j < bl[b].r->k; j++) order[g0][b][j] = (uint8_t)j;
+            pre[g0][b] = block_pre(&bl[b], order[g0][b], Q, g0);
+            block_queries(&bl[b], order[g0][b], pre[g0][b], Q, g0, bwd, cost[g0][b], fch[g0][b],
+                          bch[g0][b], queries);
         }
-        for (int b = 0; b < B; b++)
-            for (int i = 0; i < bl[b].r->len; i++) total += (bl[b].r->ev[i] & 3) == 3 ? 2 : 1;
-        for (int q = 0; q < Q; q++) {
-            unsigned gpar = g.parity[tau[q]] ^ g.parity[tau[0]] ^ g0;
-            unsigned gs[2] = {gpar ? 1u : 0u, gpar ? 2u : 3u};
-            /* queries: target per pair P_j a tau a, w n G = target */
-            for (int b = 0; b < B; b++) {
-                run *r = bl[b].r;
-                for (unsigned a = 0; a < 4; a++) {
-                    uint8_t t[PAIRS];
-                    for (int j = 0; j < r->k; j++) {
-                        uint8_t x = tau[(bl[b].first + j) * Q + q];
-                        x = g.mul[g.mul[g.column[a]][x]][g.column[a]];
-                        if ((pre[b] >> j) & 1) x = g.mul[g.row[1]][x];
-                        t[j] = x;
+        if (orders > 1) {
+            /* One round of coordinate descent over the blocks' pair orders, the others held. */
+            for (int q = 0; q < Q; q++) {
+                unsigned gs[2];
+                totals(Q, q, g0, gs);
+                for (int gi = 0; gi < 2; gi++)
+                    for (unsigned a = 0; a < 4; a++) {
+                        fw[0][q][gi][a] = a ? INF : 0;
+                        bw[B][q][gi][a] = __builtin_popcount(a ^ gs[gi]);
                     }
-                    query qy = {.t = t, .G = {gs[0], gs[1]}};
-                    run_query(r, &qy, bwd);
-                    (*queries)++;
+                for (int b = B - 1; b >= 0; b--)
                     for (int gi = 0; gi < 2; gi++)
-                        for (int n = 0; n < 4; n++) {
-                            cost[g0][b][q][gi][a][n] = qy.cost[gi][n];
-                            fch[g0][b][q][gi][a][n] = qy.fchoice[gi][n];
-                            bch[g0][b][q][gi][a][n] = qy.bchoice[gi][n];
+                        for (unsigned a = 0; a < 4; a++) {
+                            int m = INF;
+                            for (unsigned n = 0; n < 4; n++) {
+                                int v = cost[g0][b][q][gi][a][n] + bw[b + 1][q][gi][a ^ n];
+                                if (v < m) m = v;
+                            }
+                            bw[b][q][gi][a] = m;
                         }
-                }
             }
-            /* carry DP for each total G of the right parity: w n = P a tau G a, i.e. the query's
-             * net n G */
+            for (int b = 0; b < B; b++) {
+                if (bl[b].r->k < 3) goto advance;
+                long best = -1;
+                for (int o = 0; o < orders; o++) {
+                    uint8_t ord[PAIRS];
+                    int k = bl[b].r->k;
+                    for (int j = 0; j < k; j++) ord[j] = (uint8_t)j;
+                    if (o > 0)
+                        for (int j = k - 1; j > 0; j--) {
+                            int x = (int)(order_rng() % (unsigned)(j + 1));
+                            uint8_t t = ord[j];
+                            ord[j] = ord[x];
+                            ord[x] = t;
+                        }
+                    unsigned pr = block_pre(&bl[b], ord, Q, g0);
+                    block_queries(&bl[b], ord, pr, Q, g0, bwd, cand_cost, cand_fch, cand_bch,
+                                  queries);
+                    long v = __builtin_popcount(pr);
+                    for (int q = 0; q < Q; q++) {
+                        int m = INF;
+                        for (int gi = 0; gi < 2; gi++)
+                            for (unsigned a = 0; a < 4; a++) {
+                                if (fw[b][q][gi][a] >= INF) continue;
+                                for (unsigned n = 0; n < 4; n++) {
+                                    int x = fw[b][q][gi][a] + cand_cost[q][gi][a][n] +
+                                            bw[b + 1][q][gi][a ^ n];
+                                    if (x < m) m = x;
+                                }
+                            }
+                        v += m;
+                    }
+                    if (best < 0 || v < best) {
+                        best = v;
+                        memcpy(order[g0][b], ord, sizeof ord);
+                        pre[g0][b] = pr;
+                        memcpy(cost[g0][b], cand_cost, sizeof cand_cost);
+                        memcpy(fch[g0][b], cand_fch, sizeof cand_fch);
+                        memcpy(bch[g0][b], cand_bch, sizeof cand_bch);
+                    }
+                }
+            advance:
+                for (int q = 0; q < Q; q++)
+                    for (int gi = 0; gi < 2; gi++) {
+                        for (unsigned a = 0; a < 4; a++) fw[b + 1][q][gi][a] = INF;
+                        for (unsigned a = 0; a < 4; a++) {
+                            if (fw[b][q][gi][a] >= INF) continue;
+                            for (unsigned n = 0; n < 4; n++) {
+                                int x = fw[b][q][gi][a] + cost[g0][b][q][gi][a][n];
+                                if (x < fw[b + 1][q][gi][a ^ n]) fw[b + 1][q][gi][a ^ n] = x;
+                            }
+                        }
+                    }
+            }
+        }
+        long total = 0;
+        for (int b = 0; b < B; b++) {
+            total += __builtin_popcount(pre[g0][b]);
+            for (int i = 0; i < bl[b].r->len; i++) total += (bl[b].r->ev[i] & 3) == 3 ? 2 : 1;
+        }
+        for (int q = 0; q < Q; q++) {
+            unsigned gs[2];
+            totals(Q, q, g0, gs);
+            /* the carry DP for each total G of the right parity */
             long best_q = -1;
             for (int gi = 0; gi < 2; gi++) {
                 unsigned G = gs[gi];
@@ -353,7 +519,6 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
         if (best_total < 0 || total < best_total) {
             best_total = total;
             best_g0 = g0;
-            memcpy(best_pre, pre, sizeof pre);
         }
     }
     /* Emit. */
@@ -361,8 +526,9 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
     for (int b = 0; b < B; b++) {
         run *r = bl[b].r;
         int p0 = bl[b].first;
+        const uint8_t *ord = order[g0][b];
         for (int j = 0; j < r->k; j++)
-            if ((best_pre[b] >> j) & 1) push(out, p0 + j + 1);
+            if ((pre[g0][b] >> j) & 1) push(out, p0 + ord[j] + 1);
         for (int i = 0; i < r->len; i++) {
             for (int q = 0; q < Q; q++) {
                 unsigned a = path_a[g0][q][b], n = a ^ path_a[g0][q][b + 1];
@@ -375,15 +541,15 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
                         push(out, (atom & 1) ? -(W - q) : -(q + 1));
                     }
             }
-            int j = r->ev[i] >> 2, rows = r->ev[i] & 3;
-            if (rows & 1) push(out, p0 + j + 1);
-            if (rows & 2) push(out, H - (p0 + j));
+            int p = p0 + ord[r->ev[i] >> 2], rows = r->ev[i] & 3;
+            if (rows & 1) push(out, p + 1);
+            if (rows & 2) push(out, H - p);
         }
     }
     for (int q = 0; q < Q; q++) {
-        unsigned G = (g.parity[tau[q]] ^ g.parity[tau[0]] ^ g0) ? (path_g[g0][q] ? 2u : 1u)
-                                                                : (path_g[g0][q] ? 3u : 0u);
-        unsigned fin = path_a[g0][q][B] ^ G;
+        unsigned gs[2];
+        totals(Q, q, g0, gs);
+        unsigned fin = path_a[g0][q][B] ^ gs[path_g[g0][q]];
         if (fin & 1) push(out, -(q + 1));
         if (fin & 2) push(out, -(W - q));
     }
@@ -408,13 +574,16 @@ int main(int argc, char **argv)
 {
     int boards = argc > 1 ? atoi(argv[1]) : 10;
     int fwd = argc > 2 ? atoi(argv[2]) : 4, bwd = argc > 3 ? atoi(argv[3]) : 2;
+    both_ways = argc > 5 && !strcmp(argv[5], "both");
+    orders = argc > 6 ? atoi(argv[6]) : 1;
+    if (orders < 1) orders = 1;
     if (fwd < 0 || fwd > ATOMS_MAX || bwd < 0 || bwd > ATOMS_MAX) {
         fprintf(stderr, "fwd and bwd: 0..%d column flips per half\n", ATOMS_MAX);
         return 2;
     }
     rubiks_rectangle_group_init(&g);
     static run big, two;
-    if (argc > 4) {
+    if (argc > 4 && argv[4][0]) {
         if (!parse_run(&big, argv[4]) || big.k > PAIRS || big.k > 50) {
             fprintf(stderr, "run: pair.rows tokens of at most %d pairs\n", PAIRS);
             return 2;

@@ -76,10 +76,17 @@ static inline size_t slot_of(uint64_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - HASH_BITS));
 }
 
+static size_t hused;
+
 static void hash_put(uint64_t key, uint8_t cost)
 {
+    if (hused > (3u << HASH_BITS) / 4) {
+        fprintf(stderr, "the forward set outgrows its table: fewer flips (fwd) or events\n");
+        exit(2);
+    }
     size_t s = slot_of(key);
     while (hkey[s] && hkey[s] != key + 1) s = (s + 1) & ((1u << HASH_BITS) - 1);
+    if (!hkey[s]) hused++;
     if (!hkey[s] || cost < hcost[s]) {
         hkey[s] = key + 1;
         hcost[s] = cost;
@@ -154,6 +161,7 @@ static double measure(const run *r, int targets, int fwd, int bwd, int *misses, 
     prefixes(r);
     half_k = r->k;
     memset(hkey, 0, sizeof *hkey << HASH_BITS);
+    hused = 0;
     int h = r->len / 2;
     uint8_t id[PAIRS];
     for (int j = 0; j < r->k; j++) id[j] = g.identity;

@@ -1,8 +1,10 @@
 /* Rubik's Rectangle prototype (issue 13): whole 100 x 100 boards planned with blocks of k row
- * pairs (k = 6 by default) sharing one run, solved per block column by a meet in the middle
- * instead of a 24^k table (see bench_rubiks_rectangle_joint.c), with the solver's carry DP over
- * the column nets. Same boards as bench_rubiks_rectangle (generator and seeds); every answer is
- * replayed. Not the solver: no descent over runs, orders or images, one run per block size.
+ * pairs sharing one given run (by default the solver's four-pair run), solved per block column by
+ * a meet in the middle instead of a 24^k table (see bench_rubiks_rectangle_joint.c), with the
+ * solver's carry DP over the column nets. Same boards as bench_rubiks_rectangle (generator and
+ * seeds); every answer is replayed. Not the solver: one run per block size, no mirror images, no
+ * cancelling of equal pairs, and pair orders only when asked for (below). Results in
+ * RESULTS-rubiks-rectangle.md.
  *
  *   build/bench/bench_rubiks_rectangle_joint_board [boards=10] [fwd=4] [bwd=2] [run] [both]
  *                                                  [orders=1]
@@ -10,9 +12,10 @@
  * run: the k-pair run as pair.rows tokens ("0.1 3.2 ..."; rows 1 top, 2 bottom), as printed by
  * bench_rubiks_rectangle_joint's climb ("" for the solver's four-pair run). Pairs left over at
  * the bottom get a two-pair run. both: hash both halves' sets of at most fwd flips and enumerate
- * at most bwd on each side against the other (exact up to fwd + bwd flips with at most fwd in
- * either half). orders: one round of coordinate descent tries that many pair orders per block
- * (its own and random ones), the other blocks held. */
+ * at most bwd on each side against the other (the cheapest choice with at most fwd flips in
+ * one half and bwd in the other, either way round; without both, fwd in the first half only).
+ * orders: one round of coordinate descent tries that many pair orders per block (its own and random
+ * ones), the other blocks held. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,7 @@ typedef struct run {
         uint64_t *hkey; /* (words, net) + 1 -> cost, choice */
         uint8_t *hcost;
         uint32_t *hchoice;
+        size_t used;
     } set[2]; /* choices before the events of the first half; of the second (both_ways) */
 } run;
 
@@ -66,8 +70,13 @@ static inline size_t slot_of(uint64_t key)
 
 static void hash_put(half_set *r, uint64_t key, uint8_t cost, uint32_t choice)
 {
+    if (r->used > (3u << HASH_BITS) / 4) {
+        fprintf(stderr, "the set of a half outgrows its table: fewer flips (fwd) or events\n");
+        exit(2);
+    }
     size_t s = slot_of(key);
     while (r->hkey[s] && r->hkey[s] != key + 1) s = (s + 1) & ((1u << HASH_BITS) - 1);
+    if (!r->hkey[s]) r->used++;
     if (!r->hkey[s] || cost < r->hcost[s]) {
         r->hkey[s] = key + 1;
         r->hcost[s] = cost;
@@ -291,12 +300,11 @@ static int cand_cost[QMAX][2][4][4];
 static uint32_t cand_fch[QMAX][2][4][4], cand_bch[QMAX][2][4][4];
 
 /* The two totals G of column pair q's parity. */
-static void totals(int Q, int q, unsigned g0, unsigned gs[2])
+static void totals(int q, unsigned g0, unsigned gs[2])
 {
     unsigned gpar = g.parity[tau[q]] ^ g.parity[tau[0]] ^ g0;
     gs[0] = gpar ? 1u : 0u;
     gs[1] = gpar ? 2u : 3u;
-    (void)Q;
 }
 
 /* The prefix of a block laid in `order` (order[j]: the block's pair playing run pair j): a top-row
@@ -319,7 +327,7 @@ static void block_queries(const plan_block *bl, const uint8_t *order, unsigned p
     run *r = bl->r;
     for (int q = 0; q < Q; q++) {
         unsigned gs[2];
-        totals(Q, q, g0, gs);
+        totals(q, g0, gs);
         for (unsigned a = 0; a < 4; a++) {
             uint8_t t[PAIRS];
             for (int j = 0; j < r->k; j++) {
@@ -395,7 +403,7 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
             /* One round of coordinate descent over the blocks' pair orders, the others held. */
             for (int q = 0; q < Q; q++) {
                 unsigned gs[2];
-                totals(Q, q, g0, gs);
+                totals(q, g0, gs);
                 for (int gi = 0; gi < 2; gi++)
                     for (unsigned a = 0; a < 4; a++) {
                         fw[0][q][gi][a] = a ? INF : 0;
@@ -473,7 +481,7 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
         }
         for (int q = 0; q < Q; q++) {
             unsigned gs[2];
-            totals(Q, q, g0, gs);
+            totals(q, g0, gs);
             /* the carry DP for each total G of the right parity */
             long best_q = -1;
             for (int gi = 0; gi < 2; gi++) {
@@ -548,7 +556,7 @@ static void plan_board(const int32_t *cells, int H, int W, run *big, run *two, i
     }
     for (int q = 0; q < Q; q++) {
         unsigned gs[2];
-        totals(Q, q, g0, gs);
+        totals(q, g0, gs);
         unsigned fin = path_a[g0][q][B] ^ gs[path_g[g0][q]];
         if (fin & 1) push(out, -(q + 1));
         if (fin & 2) push(out, -(W - q));

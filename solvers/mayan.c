@@ -120,6 +120,20 @@ static inline int nonzero_bytes(uint64_t w)
     return (int)(((t >> 7) * 0x0101010101010101ULL) >> 56);
 }
 
+/* The colours out of place (D > 0) as a bit mask (bit v for colour v), from two word tests. */
+static inline unsigned out_of_place_mask(const unsigned char *d)
+{
+    uint64_t a, b;
+    memcpy(&a, d, 8);
+    memcpy(&b, d + 8, 8);
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, high = 0x8080808080808080ULL;
+    uint64_t ta = ((((a & low7) + low7) | a) & high) >> 7,
+             tb = ((((b & low7) + low7) | b) & high) >> 7;
+    /* one bit per byte (bit 8i) gathered into the top byte, byte i to bit i */
+    return (unsigned)((ta * 0x0102040810204080ULL) >> 56) |
+           (unsigned)((tb * 0x0102040810204080ULL) >> 56) << 8;
+}
+
 /* How many colours are out of place (D > 0): two word tests instead of a loop over colours. */
 static inline int out_of_place(const unsigned char *d)
 {
@@ -242,11 +256,10 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
                                                                  const bool direct)
 {
     int w = s->width;
-    unsigned invalid = 0;
-    for (int v = 1; v <= s->colours; v++)
-        if (d[v]) invalid |= 1u << v;
-    int bad = out_of_place(d);
-    if (bad > 2) return false;
+    unsigned invalid = out_of_place_mask(d);
+    unsigned invalid2 = invalid & (invalid - 1);
+    if (invalid2 & (invalid2 - 1)) return false; /* three or more */
+    int bad = invalid2 ? 2 : invalid ? 1 : 0;
     shift_bounds sb;
     if (!direct) shift_bounds_init(&sb, s->colours, 0);
     if (bad == 2) {
@@ -271,9 +284,11 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     }
     /* With one colour a out of place, only moves that shift a block of a can mend it: the
      * cells of a (and the swaps with a on either side) are all that is tried, in order. */
-    uint64_t of_a[MAYAN_MAX_SIDE + 1] = {0};
-    if (bad == 1)
+    uint64_t of_a[MAYAN_MAX_SIDE + 1]; /* read only when bad == 1; of_a[w] = 0: no column */
+    if (bad == 1) {
         for (int x = 0; x < w; x++) of_a[x] = nib_is(col[x], (unsigned)__builtin_ctz(invalid));
+        of_a[w] = 0;
+    }
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
@@ -467,11 +482,12 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
     int excess = sum - 2 * cap;
-    uint64_t inv[MAYAN_MAX_SIDE + 1] = {0};
+    uint64_t inv[MAYAN_MAX_SIDE + 1]; /* read only when excess > 0; inv[w] = 0: no column */
     if (excess > 0) {
         unsigned invalid = 0;
         for (int v = 1; v <= s->colours; v++)
             if (d[v]) invalid |= 1u << v;
+        for (int x = 0; x <= w; x++) inv[x] = 0;
         for (int x = 0; x < w; x++)
             for (unsigned m = invalid; m; m &= m - 1)
                 inv[x] |= nib_is(col[x], (unsigned)__builtin_ctz(m));
@@ -481,13 +497,15 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
      * swaps of a with b; with three or more, no move. Only those cells are tried (in order). */
     unsigned over2 = over & (over - 1);
     int columns = over2 & (over2 - 1) ? 0 : w; /* 0: no move can pass */
-    uint64_t of_a[MAYAN_MAX_SIDE + 1] = {0}, of_b[MAYAN_MAX_SIDE + 1] = {0};
+    /* Read only when over != 0 (of_b: when over2 != 0); entry w is 0: no column there. */
+    uint64_t of_a[MAYAN_MAX_SIDE + 1], of_b[MAYAN_MAX_SIDE + 1];
     if (over) {
         unsigned a = (unsigned)__builtin_ctz(over), b = over2 ? (unsigned)__builtin_ctz(over2) : 0;
         for (int x = 0; x < w; x++) {
             of_a[x] = nib_is(col[x], a);
-            if (b) of_b[x] = nib_is(col[x], b);
+            of_b[x] = b ? nib_is(col[x], b) : 0;
         }
+        of_a[w] = of_b[w] = 0;
     }
     for (int x = 0; x < columns; x++) {
         int hx = col_height(col[x]);

@@ -197,6 +197,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     nine_greedy_status status = NINE_GREEDY_OK;
     int *buckets = malloc(sizeof(int) * (size_t)width * (size_t)(bound + 1));
     int *fill = calloc((size_t)bound + 1, sizeof(int));
+    int *worst_at = malloc(sizeof(int) * ((size_t)bound + 1)); /* -1: not known */
     nine_step *steps = malloc(sizeof(nine_step) * (size_t)per_node);
     seen_set seen = {calloc(SEEN_SLOTS, sizeof(uint64_t)), calloc(SEEN_SLOTS, sizeof(int)),
                      SEEN_SLOTS - 1};
@@ -209,7 +210,9 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     root.diag = diagonal_ones(start, lib);
     root.score = 2 * root.ones - root.diag;
     int best = -1, at = -1;
-    if (!buckets || !fill || !steps || !seen.key || !seen.cost ||
+    if (worst_at)
+        for (int g = 0; g <= bound; g++) worst_at[g] = -1;
+    if (!buckets || !fill || !worst_at || !steps || !seen.key || !seen.cost ||
         (at = arena_push(&ar, &root)) < 0) {
         status = NINE_GREEDY_NO_MEMORY;
         goto done;
@@ -250,12 +253,17 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 x.diag = ar.v[pi].diag - steps[s].red_diag;
                 x.score = 2 * x.ones - x.diag;
                 int *bk = buckets + (size_t)cg * width;
-                /* The bucket's worst, to beat when it is full. */
+                /* The bucket's worst (the first of the highest score), to beat when it is full;
+                 * kept until the bucket changes (most children are turned away by it). */
                 int worst = -1;
                 if (fill[cg] == width) {
-                    worst = 0;
-                    for (int u = 1; u < width; u++)
-                        if (ar.v[bk[u]].score > ar.v[bk[worst]].score) worst = u;
+                    if (worst_at[cg] < 0) {
+                        worst = 0;
+                        for (int u = 1; u < width; u++)
+                            if (ar.v[bk[u]].score > ar.v[bk[worst]].score) worst = u;
+                        worst_at[cg] = worst;
+                    }
+                    worst = worst_at[cg];
                     if (ar.v[bk[worst]].score <= x.score) continue;
                 }
                 nine_step_apply(&child, lib, &x.step, NULL);
@@ -272,6 +280,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                     bound = cg; /* nothing at this cost or more can beat it */
                     continue;
                 }
+                worst_at[cg] = -1;
                 if (worst >= 0)
                     bk[worst] = xi;
                 else
@@ -294,6 +303,7 @@ done:
     free(ar.v);
     free(buckets);
     free(fill);
+    free(worst_at);
     free(steps);
     free(seen.key);
     free(seen.cost);

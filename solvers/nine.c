@@ -17,12 +17,12 @@
 void nine_options_default(nine_options *o)
 {
     o->improve = true;
-    o->beam_width = 64;
+    o->beam_width = 88;
     o->beam_per_node = 16;
-    o->max_expansions = 20000;
+    o->max_expansions = 28000;
     o->tail = true;
     o->tail_ones = 2;
-    o->tail_per_bucket = 4;
+    o->tail_per_bucket = 1;
     o->tail_forward = 4;
     o->polish_forward = 5;
     o->polish_window = 4;

@@ -5,8 +5,11 @@
  * 100 9 x 9 states, against 85.8 for plain ones). No exchange rate between moves and ones is
  * needed, and the first solution reached is the shortest the beam can see. A step is priced by
  * what it adds to the reduced move list (swaps and turns that cancel across the join are free),
- * which steers the search towards steps that overlap. Nodes live in one arena and are read back
- * by parent link. */
+ * which steers the search towards steps that overlap. The opening (the costs below 70 % of the
+ * start's ones of A, by default) keeps more partial solutions per cost than the rest: for less
+ * work, early choices gain more from width (9 x 9, 1 000 states: 160 then 44 gave 82.07 moves
+ * in 0.89 of the expansions of 88 throughout, 82.14; wider late than early was worse). Nodes
+ * live in one arena and are read back by parent link. */
 #include "nine_beam.h"
 
 #include <stdlib.h>
@@ -190,7 +193,10 @@ static void try_tails(const arena *ar, const int *bucket, int fill, int g,
 nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib,
                                    const nine_beam_params *p, int bound, nine_moves *out, budget *b)
 {
-    int width = p->width, per_node = p->per_node;
+    int per_node = p->per_node;
+    /* The opening (costs below opening_percent % of the start's ones) keeps opening_width per
+     * cost, the rest `width`: buckets are laid out for the larger. */
+    int width = p->opening_width > p->width ? p->opening_width : p->width;
     long expansions = 0;
     tail_best tail = {-1, bound, 0, {0}};
     arena ar = {0};
@@ -209,6 +215,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     root.ones = nine_board_ones_a(start);
     root.diag = diagonal_ones(start, lib);
     root.score = 2 * root.ones - root.diag;
+    int opening_end = p->opening_width > 0 ? root.ones * p->opening_percent / 100 : 0;
     int best = -1, at = -1;
     if (worst_at)
         for (int g = 0; g <= bound; g++) worst_at[g] = -1;
@@ -256,10 +263,11 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 /* The bucket's worst (the first of the highest score), to beat when it is full;
                  * kept until the bucket changes (most children are turned away by it). */
                 int worst = -1;
-                if (fill[cg] == width) {
+                int keep = cg < opening_end ? p->opening_width : p->width;
+                if (fill[cg] >= keep) {
                     if (worst_at[cg] < 0) {
                         worst = 0;
-                        for (int u = 1; u < width; u++)
+                        for (int u = 1; u < fill[cg]; u++)
                             if (ar.v[bk[u]].score > ar.v[bk[worst]].score) worst = u;
                         worst_at[cg] = worst;
                     }

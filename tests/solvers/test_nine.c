@@ -88,18 +88,16 @@ static void to_board(const grid *g, nine_board *bd)
         }
 }
 
-/* Solves, replays by name in the simulator, returns the move count (-1 when not NINE_OK). */
-static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *optimal)
+/* Solves with opt, replays by name in the simulator, returns the move count (-1 when not
+ * NINE_OK). */
+static long solve_with(const grid *g, long max_moves, const nine_options *opt, bool *optimal)
 {
     nine_board bd;
     to_board(g, &bd);
     budget b;
     budget_init_unlimited(&b);
     nine_solution s;
-    nine_options opt;
-    nine_options_default(&opt);
-    opt.improve = improve;
-    nine_status st = nine_solve_ex(&bd, max_moves, &opt, &b, &s);
+    nine_status st = nine_solve_ex(&bd, max_moves, opt, &b, &s);
     ck_assert_int_eq(st, s.status);
     if (optimal) *optimal = s.optimal;
     if (st != NINE_OK) {
@@ -116,6 +114,15 @@ static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *
     long count = (long)s.move_count;
     nine_solution_free(&s);
     return count;
+}
+
+/* The same with the default options (improve = false: the greedy construction alone). */
+static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *optimal)
+{
+    nine_options opt;
+    nine_options_default(&opt);
+    opt.improve = improve;
+    return solve_with(g, max_moves, &opt, optimal);
 }
 
 /* 3 x 3 states as 18 bits: A's cells row-major, then B's. */
@@ -272,6 +279,32 @@ START_TEST(the_beam_search_replays_on_other_sizes)
             long improved = solve_and_replay(&g, -1, true, NULL);
             ck_assert_int_ge(improved, 0);
             ck_assert_int_le(improved, plain);
+        }
+}
+END_TEST
+
+/* The beam's opening (more partial solutions per cost at first) in every shape: none, narrower
+ * than the rest, over the whole search, and much wider than a tiny rest. Every answer replays
+ * and is no longer than the greedy's. */
+START_TEST(the_beam_opening_in_every_shape_replays)
+{
+    static const int shapes[][3] = {{32, 0, 0}, {32, 8, 100}, {16, 48, 1000}, {4, 64, 50}};
+    static const int sizes[] = {6, 9, 12};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++)
+        for (int rep = 0; rep < 2; rep++) {
+            grid g;
+            random_solvable(&g, sizes[c]);
+            long plain = solve_and_replay(&g, -1, false, NULL);
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+                nine_options opt;
+                nine_options_default(&opt);
+                opt.beam_width = shapes[k][0];
+                opt.beam_opening_width = shapes[k][1];
+                opt.beam_opening_percent = shapes[k][2];
+                long moves = solve_with(&g, -1, &opt, NULL);
+                ck_assert_int_ge(moves, 0);
+                ck_assert_int_le(moves, plain);
+            }
         }
 }
 END_TEST
@@ -703,6 +736,7 @@ int main(void)
     tcase_add_test(tc, random_9x9_states_within_999_moves);
     tcase_add_test(tc, random_9x9_states_with_the_default_improvement);
     tcase_add_test(tc, the_beam_search_replays_on_other_sizes);
+    tcase_add_test(tc, the_beam_opening_in_every_shape_replays);
     tcase_add_test(tc, the_most_ones_in_a_9x9);
     tcase_add_test(tc, random_states_of_other_sizes);
     tcase_add_test(tc, every_2x2_state_gets_a_shortest_answer);

@@ -9,7 +9,14 @@
  *
  *   build/bench/bench_mayan climb [iterations] [n] [colours]
  *
- * looks for a slow board by hill climbing on the node count (default 300 steps, n = 5, 3). Boards
+ * looks for a slow board (below), and
+ *
+ *   build/bench/bench_mayan board "n | c c c 0 | ... |" [runs]
+ *
+ * solves one board given in the contest's text (as printed for the slowest board; '|' is
+ * ignored, each column ends with 0) `runs` times (default 5) and prints each CPU time.
+ *
+ * The climb mode hill-climbs on the node count (default 300 steps, n = 5, 3). Boards
  * with a colour of 1 or 2 blocks are answered at once, so a separate line reports "live" boards
  * (every colour at least 3 blocks), the real work. */
 #include <stdio.h>
@@ -151,8 +158,47 @@ static int climb(int iterations, int n, int k)
     return 0;
 }
 
+/* One board in the contest's text, solved `runs` times. */
+static int one_board(const char *text, int runs)
+{
+    mayan_board b = {.width = 0, .height = 7};
+    int n = 0, x = 0, y = 0, read = 0;
+    const char *p = text;
+    if (sscanf(p, "%d%n", &n, &read) != 1) return 2;
+    for (p += read;; p += read) {
+        while (*p == ' ' || *p == '|') p++;
+        int v;
+        if (sscanf(p, "%d%n", &v, &read) != 1) break;
+        if (v == 0) {
+            if (++x >= MAYAN_MAX_SIDE) return 2;
+            y = 0;
+        } else if (y < 7) {
+            b.cell[x][y++] = (unsigned char)v;
+        } else {
+            return 2;
+        }
+    }
+    b.width = x;
+    if (b.width < 1 || n < 1 || n > MAYAN_MAX_MOVES) return 2;
+    for (int i = 0; i < runs; i++) {
+        budget bud;
+        budget_init_unlimited(&bud);
+        mayan_result r;
+        double t0 = cpu_ms();
+        mayan_solve(&b, n, &bud, &r);
+        double ms = cpu_ms() - t0;
+        printf("run %d: %.3f ms nodes=%llu table_hits=%llu bound_cuts=%llu commute_cuts=%llu %s\n",
+               i, ms, (unsigned long long)r.nodes, (unsigned long long)r.table_hits,
+               (unsigned long long)r.bound_cuts, (unsigned long long)r.commute_cuts,
+               r.status == MAYAN_SOLVED ? "solvable" : "no solution");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "board") == 0)
+        return one_board(argv[2], argc > 3 ? atoi(argv[3]) : 5);
     if (argc > 1 && strcmp(argv[1], "climb") == 0) {
         int iterations = argc > 2 ? atoi(argv[2]) : 300;
         int n = argc > 3 ? atoi(argv[3]) : 5;

@@ -1,7 +1,7 @@
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "mayan_table.h"
 
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -94,9 +94,8 @@ static int mask_top(uint64_t mask)
     return 63 - __builtin_clzll(mask);
 }
 
-/* Puts (key, mask) into its bucket: merge, an empty slot, or (when evict) replace the cheapest
- * entry. false when the bucket is full and evict is false. */
-static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict)
+/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. */
+static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
 {
     size_t sw = slot_words(t);
     uint64_t *bucket = bucket_of(t, key);
@@ -111,36 +110,37 @@ static bool place(mayan_table *t, const uint64_t *key, uint64_t mask, bool evict
         }
         if (same_key(slot, key, t->words)) {
             slot[t->words - 1] |= mask << MASK_SHIFT;
-            return true;
+            return;
         }
         int top = mask_top(meta);
         if (top < victim_top) victim = slot, victim_top = top;
     }
-    if (victim_top >= 0 && !evict) return false;
     if (victim_top < 0) t->used++;
     memcpy(victim, key, (size_t)t->words * sizeof *key);
     victim[t->words - 1] |= mask << MASK_SHIFT;
-    return true;
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-static bool allocate(mayan_table *t, size_t nbuckets)
+/* The table reserves address space for its largest size at once (nothing is touched, so it
+ * costs no memory yet) and doubles in place: fresh anonymous pages read as zero, so no table is
+ * ever cleared or copied, and the memory the kernel clears is the final table's, once (growing
+ * through separate arrays cleared and filled 1 + 2 + ... + 64 MiB for a 64 MiB table). The
+ * region starts on a 2 MiB boundary: a big table is probed at random, and on 2 MiB pages (where
+ * the kernel allows them) a probe rarely misses the TLB as well as the cache. */
+static bool reserve(mayan_table *t, size_t bytes)
 {
-    /* Cache-line aligned, so that a bucket spans as few lines as its size allows. A big table
-     * is probed at random: on 2 MiB pages (where the kernel allows them) a probe rarely misses
-     * the TLB as well as the cache. */
-    size_t bytes = nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
-    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
-    uint64_t *slots = aligned_alloc(align, (bytes + align - 1) / align * align);
-    if (!slots) return false;
+    size_t span = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + HUGE_PAGE;
+    void *region = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region == MAP_FAILED) return false;
+    uintptr_t start = ((uintptr_t)region + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 #ifdef MADV_HUGEPAGE
-    if (align == HUGE_PAGE) madvise(slots, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+    madvise((void *)start, span - (start - (uintptr_t)region), MADV_HUGEPAGE);
 #endif
-    memset(slots, 0, bytes);
-    t->slots = slots;
-    t->nbuckets = nbuckets;
-    t->used = 0;
+    t->region = region;
+    t->region_bytes = span;
+    t->slots = (uint64_t *)start;
     return true;
 }
 
@@ -148,15 +148,27 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
 {
     t->words = words;
     t->max_bytes = max_bytes;
+    t->used = 0;
     size_t nbuckets = FIRST_BUCKETS;
     while (nbuckets > 1 && nbuckets * WAYS * (size_t)words * sizeof(uint64_t) > max_bytes)
         nbuckets /= 2;
-    return allocate(t, nbuckets);
+    t->nbuckets = nbuckets;
+    size_t bytes = mayan_table_bytes(t);
+    /* Where the address space is short, settle for a smaller cap (as growing did when memory
+     * ran out): the table only saves time. */
+    for (size_t cap = max_bytes > bytes ? max_bytes : bytes;; cap /= 2) {
+        if (reserve(t, cap)) {
+            if (cap < t->max_bytes) t->max_bytes = cap;
+            return true;
+        }
+        if (cap / 2 < bytes) return false;
+    }
 }
 
 void mayan_table_free(mayan_table *t)
 {
-    free(t->slots);
+    if (t->region) munmap(t->region, t->region_bytes);
+    t->region = NULL;
     t->slots = NULL;
 }
 
@@ -189,31 +201,31 @@ static bool can_grow(const mayan_table *t)
     return mayan_table_bytes(t) <= t->max_bytes / 2;
 }
 
-/* Doubles the table (the caller checked can_grow); when memory runs out, keeps the old one. */
+/* Doubles the table in place (the caller checked can_grow, so the reserved region holds it):
+ * an entry of bucket b stays there or moves to b + nbuckets, still zero and only ever reached
+ * from b. Bucket b keeps its other entries where they are (lookups scan all its slots). */
 static void grow(mayan_table *t)
 {
-    size_t bytes = mayan_table_bytes(t);
-    mayan_table old = *t;
-    if (!allocate(t, old.nbuckets * 2)) {
-        *t = old;
-        t->max_bytes = bytes; /* out of memory: stay at this size and replace from now on */
-        return;
-    }
-    size_t sw = slot_words(&old);
+    size_t old = t->nbuckets, sw = slot_words(t);
+    t->nbuckets = old * 2;
     uint64_t key[MAYAN_TABLE_MAX_WORDS];
-    for (size_t i = 0; i < old.nbuckets * WAYS; i++) {
-        const uint64_t *slot = old.slots + i * sw;
-        uint64_t mask = slot_mask(&old, slot);
-        if (!mask) continue;
-        memcpy(key, slot, sw * sizeof *key);
-        key[old.words - 1] &= KEY_LOW;
-        place(t, key, mask, true);
+    for (size_t b = 0; b < old; b++) {
+        uint64_t *bucket = t->slots + b * WAYS * sw, *high = bucket + old * WAYS * sw;
+        int free_high = 0;
+        for (int i = 0; i < WAYS; i++) {
+            uint64_t *slot = bucket + (size_t)i * sw;
+            if (!slot_mask(t, slot)) continue;
+            memcpy(key, slot, sw * sizeof *key);
+            key[t->words - 1] &= KEY_LOW;
+            if (bucket_of(t, key) == bucket) continue;
+            memcpy(high + (size_t)free_high++ * sw, slot, sw * sizeof *slot);
+            memset(slot, 0, sw * sizeof *slot);
+        }
     }
-    free(old.slots);
 }
 
 void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth)
 {
     if (t->used * LOAD_DEN > t->nbuckets * WAYS * LOAD_NUM && can_grow(t)) grow(t);
-    place(t, key, (uint64_t)1 << depth, true);
+    place(t, key, (uint64_t)1 << depth);
 }

@@ -3,8 +3,9 @@
  * (padding with equal swaps exists only on some boards), so depths are kept as a bit mask.
  *
  * Keys are exact (the whole packed board), so a hit is never a false "unsolvable".
- * Memory is bounded: the table doubles while it fits in max_bytes, and past that replaces the
- * entry of a 4-slot bucket whose deepest failure is the shallowest (the cheapest to recompute). */
+ * Memory is bounded: the table doubles (in place) while it fits in max_bytes, and past that
+ * replaces the entry of a 4-slot bucket whose deepest failure is the shallowest (the cheapest to
+ * recompute). */
 #ifndef PUZZLED_MAYAN_TABLE_H
 #define PUZZLED_MAYAN_TABLE_H
 
@@ -19,6 +20,8 @@
 
 typedef struct mayan_table {
     uint64_t *slots; /* nbuckets * 4 slots of `words` words (the key, the mask inside), aligned */
+    void *region;    /* the reserved address space that holds slots at every size */
+    size_t region_bytes;
     size_t nbuckets; /* a power of two */
     size_t used;     /* occupied slots */
     size_t max_bytes;

@@ -806,6 +806,37 @@ START_TEST(table_memory_is_bounded)
 }
 END_TEST
 
+/* The table doubles in place, moving entries to their new buckets: entries survive the growth
+ * (from 32 KiB to 2 MiB here; a full 4-slot bucket replaces one, which at the load before
+ * growing costs a few per cent of them, as it did before growth moved in place), none answers a
+ * depth it was not given, and keys never added are never found. */
+START_TEST(table_grows_in_place)
+{
+    mayan_table t;
+    ck_assert(mayan_table_init(&t, 2, (size_t)4 << 20));
+    size_t start = mayan_table_bytes(&t);
+    enum { KEYS = 60000 };
+    for (uint64_t i = 0; i < KEYS; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        mayan_table_add_failure(&t, k, 1 + (int)(i % 9));
+    }
+    ck_assert_uint_gt(mayan_table_bytes(&t), 8 * start);
+    int kept = 0;
+    for (uint64_t i = 0; i < KEYS; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        for (int depth = 1; depth <= 9; depth++) {
+            bool failed = mayan_table_failed(&t, k, depth);
+            ck_assert(!failed || depth == 1 + (int)(i % 9));
+            kept += failed;
+        }
+        uint64_t never[2] = {i * 0x9E3779B97F4A7C15ULL, 1000 + i % 1000};
+        ck_assert(!mayan_table_failed(&t, never, 1 + (int)(i % 9)));
+    }
+    ck_assert_int_ge(kept, KEYS - KEYS / 10);
+    mayan_table_free(&t);
+}
+END_TEST
+
 /* The table only saves time: full, tiny (constant replacement) and none give one answer. */
 START_TEST(table_cap_never_changes_the_answer)
 {
@@ -908,6 +939,7 @@ int main(void)
     tcase_add_test(table, table_keeps_depths_apart);
     tcase_add_test(table, key_packs_every_cell);
     tcase_add_test(table, table_memory_is_bounded);
+    tcase_add_test(table, table_grows_in_place);
     tcase_add_test(table, table_cap_never_changes_the_answer);
     suite_add_tcase(s, table);
     TCase *bound = tcase_create("bound");

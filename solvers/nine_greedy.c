@@ -229,7 +229,8 @@ flat_bounds_body(const nine_library *lib, const uint64_t fa[4][2], const uint64_
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-__attribute__((target("avx512f,avx512vl,avx512vpopcntdq,popcnt,prefer-vector-width=512"))) static void
+__attribute__((
+    target("avx512f,avx512vl,avx512vpopcntdq,popcnt,prefer-vector-width=512"))) static void
 flat_bounds_avx512(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
                    uint64_t tail, int max_save, int8_t *bound, int8_t *least, int8_t *trans,
                    int8_t *over, int8_t (*gl)[NINE_FLAT_MAX_MACROS])

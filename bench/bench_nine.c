@@ -1,8 +1,9 @@
 /* 9-Nine benchmark: random solvable states (every orbit's ones placed uniformly among its cells
  * of A and B), fixed seed. Reports move counts and solve times; checks every answer by replay.
  * Usage: bench_nine [count9 [seed [improve]]] (improve 0: the greedy construction alone);
- * NINE_BEAM="width,per_node,expansions" and NINE_TAIL="ones,per_bucket,forward" (ones 0: no
- * exact tail) override the defaults; NINE_SIZES=0 skips the other sizes. */
+ * NINE_BEAM="width,per_node,expansions", NINE_OPENING="width,percent" and
+ * NINE_TAIL="ones,per_bucket,forward" (ones 0: no exact tail) override the defaults; NINE_SIZES=0
+ * skips the other sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -32,6 +33,8 @@ static long run(const nine_board *bd, double *ms)
     opt.improve = improve != 0;
     const char *env = getenv("NINE_BEAM"); /* tuning: "width,per_node,expansions" */
     if (env) sscanf(env, "%d,%d,%ld", &opt.beam_width, &opt.beam_per_node, &opt.max_expansions);
+    env = getenv("NINE_OPENING"); /* tuning: "width,percent" (width 0: none) */
+    if (env) sscanf(env, "%d,%d", &opt.beam_opening_width, &opt.beam_opening_percent);
     env = getenv("NINE_TAIL"); /* tuning: "ones,per_bucket,forward" */
     if (env) sscanf(env, "%d,%d,%d", &opt.tail_ones, &opt.tail_per_bucket, &opt.tail_forward);
     opt.tail = opt.tail_ones > 0;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bench_clock.h"
+#include "bench_rubiks_rectangle_boards.h"
 
 #include "rubiks_rectangle_group.h"
 
@@ -223,47 +224,7 @@ static void run_query(run *r, query *qy, int bwd)
     if (!both && bwd < ATOMS_MAX) run_query(r, qy, bwd + 1);
 }
 
-/* ---- boards: the generator of bench_rubiks_rectangle.c ---- */
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static void flip(int32_t *cells, int h, int w, int32_t move)
-{
-    if (move > 0) {
-        int32_t *row = cells + (size_t)(move - 1) * w;
-        for (int a = 0, z = w - 1; a < z; a++, z--) {
-            int32_t t = row[a];
-            row[a] = row[z];
-            row[z] = t;
-        }
-    } else {
-        int c = -move - 1;
-        for (int a = 0, z = h - 1; a < z; a++, z--) {
-            int32_t t = cells[(size_t)a * w + c];
-            cells[(size_t)a * w + c] = cells[(size_t)z * w + c];
-            cells[(size_t)z * w + c] = t;
-        }
-    }
-}
-
-static int32_t *scrambled(int h, int w, long flips)
-{
-    size_t n = (size_t)h * w;
-    int32_t *cells = malloc(n * sizeof *cells);
-    for (size_t i = 0; i < n; i++) cells[i] = (int32_t)(i + 1);
-    for (long k = 0; k < flips; k++) {
-        uint64_t r = rng() % (uint64_t)(h + w);
-        flip(cells, h, w, r < (uint64_t)h ? (int32_t)(r + 1) : -(int32_t)(r - h + 1));
-    }
-    return cells;
-}
+/* ---- move lists ---- */
 
 typedef struct moves {
     int32_t *m;

@@ -17,12 +17,14 @@
 void nine_options_default(nine_options *o)
 {
     o->improve = true;
-    o->beam_width = 64;
+    o->beam_width = 44;
+    o->beam_opening_width = 160;
+    o->beam_opening_percent = 70;
     o->beam_per_node = 16;
-    o->max_expansions = 20000;
+    o->max_expansions = 28000;
     o->tail = true;
     o->tail_ones = 2;
-    o->tail_per_bucket = 4;
+    o->tail_per_bucket = 1;
     o->tail_forward = 4;
     o->polish_forward = 5;
     o->polish_window = 4;
@@ -101,10 +103,15 @@ static nine_status solve_large(const nine_board *bd, const nine_options *opt, bu
     if (st == NINE_GREEDY_OK) best.len = simplify(best.v, best.len);
     if (st == NINE_GREEDY_OK && bd->n <= NINE_BEAM_MAX_N && opt->improve && opt->beam_width > 0 &&
         opt->beam_per_node > 0) {
-        nine_beam_params p = {opt->beam_width,     opt->beam_per_node,
-                              opt->max_expansions, opt->tail ? nine_tail_get(bd->n) : NULL,
-                              opt->tail_ones,      opt->tail_per_bucket,
-                              opt->tail_forward};
+        nine_beam_params p = {.width = opt->beam_width,
+                              .opening_width = opt->beam_opening_width,
+                              .opening_percent = opt->beam_opening_percent,
+                              .per_node = opt->beam_per_node,
+                              .max_expansions = opt->max_expansions,
+                              .tail = opt->tail ? nine_tail_get(bd->n) : NULL,
+                              .tail_ones = opt->tail_ones,
+                              .tail_per_bucket = opt->tail_per_bucket,
+                              .tail_forward = opt->tail_forward};
         st = nine_beam_solve(bd, lib, &p, (int)raw_len, &trial, b);
         if (st == NINE_GREEDY_OK && trial.len) trial.len = simplify(trial.v, trial.len);
         if (st == NINE_GREEDY_OK && trial.len && trial.len < best.len && replays(bd, &trial)) {

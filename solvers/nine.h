@@ -45,16 +45,18 @@ nine_status nine_solve(const nine_board *bd, long max_moves, budget *b, nine_sol
  * amount of work, never time, so that a board always gets the same answer; the budget only
  * aborts (NINE_TIME_LIMIT). */
 typedef struct nine_options {
-    bool improve;        /* false: the greedy construction alone */
-    int beam_width;      /* partial solutions kept per cost */
-    int beam_per_node;   /* steps tried from each */
-    long max_expansions; /* partial solutions extended in all */
-    bool tail;           /* exact finishing search (boards of 4 to 9): */
-    int tail_ones;       /* tried on partial solutions with at most this many ones in A, */
-    int tail_per_bucket; /* at most this many per cost, */
-    int tail_forward;    /* each with this forward depth; */
-    int polish_forward;  /* and the answer's last states finished exactly with this depth, */
-    int polish_window;   /* up to forward + radius + window moves from its end (< 0: none) */
+    bool improve;             /* false: the greedy construction alone */
+    int beam_width;           /* partial solutions kept per cost, */
+    int beam_opening_width;   /* but this many (0: beam_width) at the costs below */
+    int beam_opening_percent; /* this share (%) of the start's ones of A */
+    int beam_per_node;        /* steps tried from each */
+    long max_expansions;      /* partial solutions extended in all */
+    bool tail;                /* exact finishing search (boards of 4 to 9): */
+    int tail_ones;            /* tried on partial solutions with at most this many ones in A, */
+    int tail_per_bucket;      /* at most this many per cost, */
+    int tail_forward;         /* each with this forward depth; */
+    int polish_forward;       /* and the answer's last states finished exactly with this depth, */
+    int polish_window;        /* up to forward + radius + window moves from its end (< 0: none) */
 } nine_options;
 
 /* The defaults nine_solve uses. */

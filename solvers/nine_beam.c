@@ -5,8 +5,11 @@
  * 100 9 x 9 states, against 85.8 for plain ones). No exchange rate between moves and ones is
  * needed, and the first solution reached is the shortest the beam can see. A step is priced by
  * what it adds to the reduced move list (swaps and turns that cancel across the join are free),
- * which steers the search towards steps that overlap. Nodes live in one arena and are read back
- * by parent link. */
+ * which steers the search towards steps that overlap. The opening (the costs below 70 % of the
+ * start's ones of A, by default) keeps more partial solutions per cost than the rest: for less
+ * work, early choices gain more from width (9 x 9, 1 000 states: 160 then 44 gave 82.07 moves
+ * in 0.89 of the expansions of 88 throughout, 82.14; wider late than early was worse). Nodes
+ * live in one arena and are read back by parent link. */
 #include "nine_beam.h"
 
 #include <stdlib.h>
@@ -190,13 +193,17 @@ static void try_tails(const arena *ar, const int *bucket, int fill, int g,
 nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *lib,
                                    const nine_beam_params *p, int bound, nine_moves *out, budget *b)
 {
-    int width = p->width, per_node = p->per_node;
+    int per_node = p->per_node;
+    /* The opening (costs below opening_percent % of the start's ones) keeps opening_width per
+     * cost, the rest `width`: buckets are laid out for the larger. */
+    int width = p->opening_width > p->width ? p->opening_width : p->width;
     long expansions = 0;
     tail_best tail = {-1, bound, 0, {0}};
     arena ar = {0};
     nine_greedy_status status = NINE_GREEDY_OK;
     int *buckets = malloc(sizeof(int) * (size_t)width * (size_t)(bound + 1));
     int *fill = calloc((size_t)bound + 1, sizeof(int));
+    int *worst_at = malloc(sizeof(int) * ((size_t)bound + 1)); /* -1: not known */
     nine_step *steps = malloc(sizeof(nine_step) * (size_t)per_node);
     seen_set seen = {calloc(SEEN_SLOTS, sizeof(uint64_t)), calloc(SEEN_SLOTS, sizeof(int)),
                      SEEN_SLOTS - 1};
@@ -208,8 +215,11 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
     root.ones = nine_board_ones_a(start);
     root.diag = diagonal_ones(start, lib);
     root.score = 2 * root.ones - root.diag;
+    int opening_end = p->opening_width > 0 ? root.ones * p->opening_percent / 100 : 0;
     int best = -1, at = -1;
-    if (!buckets || !fill || !steps || !seen.key || !seen.cost ||
+    if (worst_at)
+        for (int g = 0; g <= bound; g++) worst_at[g] = -1;
+    if (!buckets || !fill || !worst_at || !steps || !seen.key || !seen.cost ||
         (at = arena_push(&ar, &root)) < 0) {
         status = NINE_GREEDY_NO_MEMORY;
         goto done;
@@ -250,12 +260,18 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                 x.diag = ar.v[pi].diag - steps[s].red_diag;
                 x.score = 2 * x.ones - x.diag;
                 int *bk = buckets + (size_t)cg * width;
-                /* The bucket's worst, to beat when it is full. */
+                /* The bucket's worst (the first of the highest score), to beat when it is full;
+                 * kept until the bucket changes (most children are turned away by it). */
                 int worst = -1;
-                if (fill[cg] == width) {
-                    worst = 0;
-                    for (int u = 1; u < width; u++)
-                        if (ar.v[bk[u]].score > ar.v[bk[worst]].score) worst = u;
+                int keep = cg < opening_end ? p->opening_width : p->width;
+                if (fill[cg] >= keep) {
+                    if (worst_at[cg] < 0) {
+                        worst = 0;
+                        for (int u = 1; u < fill[cg]; u++)
+                            if (ar.v[bk[u]].score > ar.v[bk[worst]].score) worst = u;
+                        worst_at[cg] = worst;
+                    }
+                    worst = worst_at[cg];
                     if (ar.v[bk[worst]].score <= x.score) continue;
                 }
                 nine_step_apply(&child, lib, &x.step, NULL);
@@ -272,6 +288,7 @@ nine_greedy_status nine_beam_solve(const nine_board *start, const nine_library *
                     bound = cg; /* nothing at this cost or more can beat it */
                     continue;
                 }
+                worst_at[cg] = -1;
                 if (worst >= 0)
                     bk[worst] = xi;
                 else
@@ -294,6 +311,7 @@ done:
     free(ar.v);
     free(buckets);
     free(fill);
+    free(worst_at);
     free(steps);
     free(seen.key);
     free(seen.cost);

@@ -11,7 +11,9 @@
 
 /* The search's work, fixed (never the clock) so that a board always gets the same answer. */
 typedef struct nine_beam_params {
-    int width;             /* partial solutions kept per cost */
+    int width;             /* partial solutions kept per cost, */
+    int opening_width;     /* but this many (0: `width`) at the costs below */
+    int opening_percent;   /* this share (%) of the start's ones of A */
     int per_node;          /* steps tried from each */
     long max_expansions;   /* partial solutions extended in all; then the greedy finishes */
     const nine_tail *tail; /* exact finishing (NULL: none) ... */

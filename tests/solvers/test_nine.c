@@ -88,18 +88,16 @@ static void to_board(const grid *g, nine_board *bd)
         }
 }
 
-/* Solves, replays by name in the simulator, returns the move count (-1 when not NINE_OK). */
-static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *optimal)
+/* Solves with opt, replays by name in the simulator, returns the move count (-1 when not
+ * NINE_OK). */
+static long solve_with(const grid *g, long max_moves, const nine_options *opt, bool *optimal)
 {
     nine_board bd;
     to_board(g, &bd);
     budget b;
     budget_init_unlimited(&b);
     nine_solution s;
-    nine_options opt;
-    nine_options_default(&opt);
-    opt.improve = improve;
-    nine_status st = nine_solve_ex(&bd, max_moves, &opt, &b, &s);
+    nine_status st = nine_solve_ex(&bd, max_moves, opt, &b, &s);
     ck_assert_int_eq(st, s.status);
     if (optimal) *optimal = s.optimal;
     if (st != NINE_OK) {
@@ -116,6 +114,15 @@ static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *
     long count = (long)s.move_count;
     nine_solution_free(&s);
     return count;
+}
+
+/* The same with the default options (improve = false: the greedy construction alone). */
+static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *optimal)
+{
+    nine_options opt;
+    nine_options_default(&opt);
+    opt.improve = improve;
+    return solve_with(g, max_moves, &opt, optimal);
 }
 
 /* 3 x 3 states as 18 bits: A's cells row-major, then B's. */
@@ -272,6 +279,32 @@ START_TEST(the_beam_search_replays_on_other_sizes)
             long improved = solve_and_replay(&g, -1, true, NULL);
             ck_assert_int_ge(improved, 0);
             ck_assert_int_le(improved, plain);
+        }
+}
+END_TEST
+
+/* The beam's opening (more partial solutions per cost at first) in every shape: none, narrower
+ * than the rest, over the whole search, and much wider than a tiny rest. Every answer replays
+ * and is no longer than the greedy's. */
+START_TEST(the_beam_opening_in_every_shape_replays)
+{
+    static const int shapes[][3] = {{32, 0, 0}, {32, 8, 100}, {16, 48, 1000}, {4, 64, 50}};
+    static const int sizes[] = {6, 9, 12};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++)
+        for (int rep = 0; rep < 2; rep++) {
+            grid g;
+            random_solvable(&g, sizes[c]);
+            long plain = solve_and_replay(&g, -1, false, NULL);
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+                nine_options opt;
+                nine_options_default(&opt);
+                opt.beam_width = shapes[k][0];
+                opt.beam_opening_width = shapes[k][1];
+                opt.beam_opening_percent = shapes[k][2];
+                long moves = solve_with(&g, -1, &opt, NULL);
+                ck_assert_int_ge(moves, 0);
+                ck_assert_int_le(moves, plain);
+            }
         }
 }
 END_TEST
@@ -537,14 +570,30 @@ static int by_rate_desc(const void *x, const void *y)
     return b->red - a->red;
 }
 
+/* What a step adds to the moves so far: its set-up turns and moves, less two for each of its
+ * leading swaps (with no set-up) that repeats a swap at the end of the moves so far (`tail`,
+ * columns as bits), since the pair cancels; at least 1. */
+static int step_cost(const uint8_t *codes, int len, int qa, int qb, uint64_t tail)
+{
+    static const int setup[4] = {0, 1, 2, 1};
+    int cost = len + setup[qa] + setup[qb];
+    for (int t = 0; t < len && codes[t] >= 4 && qa == 0 && qb == 0; t++)
+        if ((tail >> (codes[t] - 4)) & 1u) cost -= 2;
+    return cost < 1 ? 1 : cost;
+}
+
 START_TEST(the_shortlist_is_the_best_by_brute_force)
 {
     static const int sizes[] = {4, 6, 9, 10};
-    static const int setup[4] = {0, 1, 2, 1};
     enum { K = 16 };
     for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++)
-        for (int rep = 0; rep < 2; rep++) {
+        for (int rep = 0; rep < 3; rep++) {
             int n = sizes[c];
+            /* The columns swapped at the end of the moves so far: none, then three at random
+             * (a step with no set-up whose leading swaps repeat them is cheaper). */
+            uint64_t tail = 0;
+            while (rep > 0 && __builtin_popcountll(tail) < 3)
+                tail |= (uint64_t)1 << (rnd() % (uint64_t)n);
             const nine_library *lib = nine_library_get(n);
             ck_assert_ptr_nonnull(lib);
             grid g;
@@ -552,7 +601,7 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
             nine_board bd;
             to_board(&g, &bd);
             nine_step steps[K];
-            int found = nine_step_candidates(&bd, lib, steps, K, 0);
+            int found = nine_step_candidates(&bd, lib, steps, K, tail);
             int before_all = ones_of_a(&g, false), before_diag = ones_of_a(&g, true);
             for (int t = 0; t < found; t++) {
                 uint8_t codes[NINE_STEP_MAX_MOVES];
@@ -561,7 +610,8 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
                 play(&w, steps[t].qa, steps[t].qb, codes, len);
                 ck_assert_int_eq(before_all - ones_of_a(&w, false), steps[t].red);
                 ck_assert_int_eq(before_diag - ones_of_a(&w, true), steps[t].red_diag);
-                ck_assert_int_eq(len + setup[steps[t].qa] + setup[steps[t].qb], steps[t].cost);
+                ck_assert_int_eq(step_cost(codes, len, steps[t].qa, steps[t].qb, tail),
+                                 steps[t].cost);
             }
             /* Brute force: per macro and set-up, the cheaper of the macro and its mirror (which
              * does the same from the boards turned half way). */
@@ -575,7 +625,7 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
                         grid w = g;
                         play(&w, qa, qb, m->moves, m->len);
                         int red = before_all - ones_of_a(&w, false);
-                        int cost = m->len + setup[qa] + setup[qb];
+                        int cost = step_cost(m->moves, m->len, qa, qb, tail);
                         if (m->mirror) {
                             uint8_t mirrored[NINE_MACRO_MAX_LEN];
                             for (int t = 0; t < m->len; t++)
@@ -587,7 +637,7 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
                             grid v = g;
                             play(&v, ma, mb, mirrored, m->len);
                             mirror_wrong += before_all - ones_of_a(&v, false) != red;
-                            int mirror_cost = m->len + setup[ma] + setup[mb];
+                            int mirror_cost = step_cost(mirrored, m->len, ma, mb, tail);
                             if (mirror_cost < cost) cost = mirror_cost;
                         }
                         if (red > 0) all[count++] = (rate){red, cost};
@@ -686,6 +736,7 @@ int main(void)
     tcase_add_test(tc, random_9x9_states_within_999_moves);
     tcase_add_test(tc, random_9x9_states_with_the_default_improvement);
     tcase_add_test(tc, the_beam_search_replays_on_other_sizes);
+    tcase_add_test(tc, the_beam_opening_in_every_shape_replays);
     tcase_add_test(tc, the_most_ones_in_a_9x9);
     tcase_add_test(tc, random_states_of_other_sizes);
     tcase_add_test(tc, every_2x2_state_gets_a_shortest_answer);

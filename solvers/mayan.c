@@ -170,10 +170,10 @@ typedef struct shift_bounds {
     unsigned char left[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
 } shift_bounds;
 
-static void shift_bounds_init(shift_bounds *sb, int colours, int cap)
+static void shift_bounds_init(shift_bounds *sb, int cap)
 {
     sb->cap = cap;
-    (void)colours; /* fixed sizes: cleared by a few stores, not a call */
+    /* fixed sizes: cleared by a few stores, not a call */
     memset(sb->known_right, 0, sizeof sb->known_right);
     memset(sb->known_left, 0, sizeof sb->known_left);
 }
@@ -271,7 +271,7 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     if (invalid2 & (invalid2 - 1)) return false; /* three or more */
     int bad = invalid2 ? 2 : invalid ? 1 : 0;
     shift_bounds sb;
-    if (!direct) shift_bounds_init(&sb, s->colours, 0);
+    if (!direct) shift_bounds_init(&sb, 0);
     if (bad == 2) {
         /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
@@ -487,7 +487,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         if (d[v] > cap) over |= 1u << v;
     }
     shift_bounds sb;
-    shift_bounds_init(&sb, s->colours, cap);
+    shift_bounds_init(&sb, cap);
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */

@@ -7,8 +7,16 @@
 #include "nine_greedy.h"
 
 #include <string.h>
+
+/* x86-64 code chosen at run time by what the CPU has (popcnt, AVX-512): GCC builds only. Elsewhere
+ * (arm64 images), under ThreadSanitizer, whose runtime is not up yet when the ifunc resolver
+ * runs, and with clang (14 does not emit the symbol other files call), the portable code, which
+ * gives the same answers. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+#define NINE_X86_DISPATCH 1
 #include <immintrin.h>
+#else
+#define NINE_X86_DISPATCH 0
 #endif
 
 static const int setup_cost[4] = {0, 1, 2, 1};
@@ -121,11 +129,9 @@ static void offer(nine_step *best, int *found, int k, const nine_step *s)
 /* The most macros a flat library may hold for the vector pass (9 x 9: 1 392, 10 x 10: 2 015). */
 #define NINE_FLAT_MAX_MACROS 4096
 
-/* The hot loop: on x86-64 built twice, with the popcnt instruction where the CPU has it (about
- * 4x faster). Elsewhere (arm64 images), under ThreadSanitizer, whose runtime is not up yet
- * when the ifunc resolver runs, and with clang (14 does not emit the symbol other files call),
- * one plain build. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+/* The hot loop: with NINE_X86_DISPATCH built twice, with the popcnt instruction where the CPU
+ * has it (about 4x faster); one plain build elsewhere. */
+#if NINE_X86_DISPATCH
 #define NINE_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define NINE_POPCNT_CLONES
@@ -228,7 +234,7 @@ flat_bounds_body(const nine_library *lib, const uint64_t fa[4][2], const uint64_
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+#if NINE_X86_DISPATCH
 __attribute__((
     target("avx512f,avx512vl,avx512vpopcntdq,popcnt,prefer-vector-width=512"))) static void
 flat_bounds_avx512(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
@@ -259,7 +265,7 @@ typedef struct flat_prices {
 static void flat_bounds(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
                         uint64_t tail, int max_save, flat_prices *fp)
 {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+#if NINE_X86_DISPATCH
     if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vl"))
         flat_bounds_avx512(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over,
                            fp->gl);
@@ -294,7 +300,7 @@ static uint64_t visit_mask_plain(const flat_prices *fp, int base, int from, int 
     return mask;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+#if NINE_X86_DISPATCH
 /* The same tests, 32 macros per instruction (AVX-512BW): the bytes widened to 16 bits, whose
  * products cannot overflow (|values| < 128, bar <= 127). The bytes past the library's end are
  * zero (flat_bounds) and masked off anyway. */
@@ -333,7 +339,7 @@ static uint64_t visit_mask(const flat_prices *fp, int base, int from, int end,
                            const nine_step *best, int found, int k)
 {
     if (from >= end) return 0;
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+#if NINE_X86_DISPATCH
     if (__builtin_cpu_supports("avx512bw"))
         return visit_mask_avx512(fp, base, from, end, found < k ? 0 : best[k - 1].red,
                                  found < k ? 0 : best[k - 1].cost, found == k);

@@ -29,7 +29,7 @@ static long run(const nine_board *bd, double *ms)
     nine_solution s;
     double t0 = now_ms(), c0 = cpu_ms();
     nine_options opt;
-    nine_options_default(&opt);
+    nine_options_default(&opt, bd->n);
     opt.improve = improve != 0;
     const char *env = getenv("NINE_BEAM"); /* tuning: "width,per_node,expansions" */
     if (env) sscanf(env, "%d,%d,%ld", &opt.beam_width, &opt.beam_per_node, &opt.max_expansions);

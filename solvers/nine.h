@@ -59,8 +59,8 @@ typedef struct nine_options {
     int polish_window;        /* up to forward + radius + window moves from its end (< 0: none) */
 } nine_options;
 
-/* The defaults nine_solve uses. */
-void nine_options_default(nine_options *o);
+/* The defaults nine_solve uses for n x n boards. */
+void nine_options_default(nine_options *o, int n);
 
 /* nine_solve with explicit options (improve = false: the plain construction only). */
 nine_status nine_solve_ex(const nine_board *bd, long max_moves, const nine_options *opt, budget *b,

@@ -7,9 +7,9 @@
  * what it adds to the reduced move list (swaps and turns that cancel across the join are free),
  * which steers the search towards steps that overlap. The opening (the costs below 70 % of the
  * start's ones of A, by default) keeps more partial solutions per cost than the rest: for less
- * work, early choices gain more from width (9 x 9, 1 000 states: 160 then 44 gave 82.07 moves
- * in 0.89 of the expansions of 88 throughout, 82.14; wider late than early was worse). Nodes
- * live in one arena and are read back by parent link. */
+ * work, early choices gain more from width (9 x 9, 1 000 states, the library of 7-move
+ * sequences: 160 then 44 gave 82.07 moves in 0.89 of the expansions of 88 throughout, 82.14;
+ * wider late than early was worse). Nodes live in one arena and are read back by parent link. */
 #include "nine_beam.h"
 
 #include <stdlib.h>

@@ -13,16 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nine_x86.h"
+
 /* Boards up to ENUM_MAX_N get every canonical sequence of up to ENUM_MAX_LEN moves that carries
- * 1..3 cells each way, or (ENUM_BULK_LEN moves or fewer) up to ENUM_MAX_TRANSFERS, found by
+ * 1..few(n) cells each way, or (ENUM_BULK_LEN moves or fewer) up to ENUM_MAX_TRANSFERS, found by
  * enumeration once per process, plus the group commutators of up to GROUP_MAX cells; larger
  * boards get the two families above, which need no search, and build groups on the fly.
- * Measured on 9 x 9 (bench/RESULTS-nine.md): longer sequences or bigger groups barely shorten
- * the answers and slow every search step. */
+ * Measured on 9 x 9 (bench/RESULTS-nine.md, 100 states, the same beam): sequences of up to 7
+ * moves and 3 cells gave 82.2 moves (1 392 macros), up to 9 moves and 3 cells 78.1 (2 980), up
+ * to 9 moves and 7 cells 75.0 (5 494), for 1.5 and 2.3 times the work per search step; 10 moves
+ * gained little for that work (8 024 macros). Small boards keep fewer cells: 7 of 16 cells is
+ * almost any sequence (n = 4: 82 292 macros). */
 #define ENUM_MAX_N 10
-#define ENUM_MAX_LEN 7
+#define ENUM_MAX_LEN 9
 #define ENUM_MAX_TRANSFERS 9
 #define ENUM_BULK_LEN 5
+
+/* The most cells each way a sequence longer than ENUM_BULK_LEN may carry, per n (libraries of
+ * 1 158 to 6 005 macros). */
+static int enum_few(int n)
+{
+    static const int few[ENUM_MAX_N + 1] = {3, 3, 3, 3, 3, 3, 4, 5, 6, 7, 7};
+    return few[n];
+}
+
 #define GROUP_MAX 3
 
 typedef struct cell {
@@ -105,46 +119,82 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
     return true;
 }
 
-/* Labelled boards for the enumeration: label < n^2 started in A, otherwise in B. */
+/* The enumeration only needs to know which cells hold values from the other matrix: two sets of
+ * cells i * n + j (n * n <= 128) in the current orientation, `a` the cells of A holding values
+ * that started in B, `b` those of B holding values from A. A swap exchanges a column's bits, a
+ * turn moves them by byte tables (as nine_tail.c does). */
+#define ENUM_CELL_BYTES 16
+
 typedef struct enumerator {
     builder *bd;
-    int n, max_len, max_transfers;
-    uint16_t a[ENUM_MAX_N * ENUM_MAX_N], b[ENUM_MAX_N * ENUM_MAX_N];
+    int n, max_len, max_transfers, few, bytes; /* bytes: of a set of cells */
+    uint64_t a[2], b[2];
+    uint64_t col[ENUM_MAX_N][2];
+    uint64_t rot[2][ENUM_CELL_BYTES][256]
+                [2]; /* [left, right][byte][value]: the cells it lands on */
     uint8_t seq[NINE_MACRO_MAX_LEN];
     bool ok;
 } enumerator;
 
-static void label_rotate(uint16_t *m, int n, bool left)
+static void enum_tables(enumerator *e)
 {
-    uint16_t old[ENUM_MAX_N * ENUM_MAX_N];
-    memcpy(old, m, sizeof(uint16_t) * (size_t)(n * n));
+    int n = e->n;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            m[i * n + j] = left ? old[j * n + n - 1 - i] : old[(n - 1 - j) * n + i];
+            e->col[j][(i * n + j) / 64] |= (uint64_t)1 << ((i * n + j) % 64);
+    for (int dir = 0; dir < 2; dir++)
+        nine_cell_turn_bytes(n, dir ? 3 : 1, ENUM_CELL_BYTES, e->rot[dir]);
+}
+
+static void cells_rotate(const enumerator *e, int dir, uint64_t m[2])
+{
+    uint64_t o0 = 0, o1 = 0;
+    for (int k = 0; k < e->bytes; k++) {
+        unsigned v = (unsigned)((m[k / 8] >> (8 * (k % 8))) & 0xFF);
+        o0 |= e->rot[dir][k][v][0];
+        o1 |= e->rot[dir][k][v][1];
+    }
+    m[0] = o0;
+    m[1] = o1;
 }
 
 static void label_move(enumerator *e, int m)
 {
-    int n = e->n;
     if (m >= NINE_MOVE_C0) {
-        int c = m - NINE_MOVE_C0;
-        for (int i = 0; i < n; i++) {
-            uint16_t t = e->a[i * n + c];
-            e->a[i * n + c] = e->b[i * n + c];
-            e->b[i * n + c] = t;
+        const uint64_t *c = e->col[m - NINE_MOVE_C0];
+        /* A's column gets B's values: from B exactly where they were not from A. */
+        for (int w = 0; w < 2; w++) {
+            uint64_t a = e->a[w];
+            e->a[w] = (a & ~c[w]) | (~e->b[w] & c[w]);
+            e->b[w] = (e->b[w] & ~c[w]) | (~a & c[w]);
         }
         return;
     }
-    label_rotate(m < NINE_MOVE_BL ? e->a : e->b, n, !(m & 1));
+    cells_rotate(e, m & 1, m < NINE_MOVE_BL ? e->a : e->b);
 }
 
-static void enum_leaf(enumerator *e, int len)
+/* The cells each way once column c is swapped (c < 0: as things are). */
+static inline __attribute__((always_inline)) int crossing_after(const enumerator *e, int c)
 {
-    int nn = e->n * e->n, crossing = 0;
-    for (int p = 0; p < nn; p++) crossing += e->a[p] >= nn;
-    if (crossing >= 1 && (crossing <= 3 || len <= ENUM_BULK_LEN) && crossing <= e->max_transfers &&
-        e->ok)
-        e->ok = add_macro(e->bd, e->seq, len);
+    int x = __builtin_popcountll(e->a[0]) + __builtin_popcountll(e->a[1]);
+    if (c < 0) return x;
+    x += e->n;
+    for (int w = 0; w < 2; w++)
+        x -= __builtin_popcountll(e->b[w] & e->col[c][w]) +
+             __builtin_popcountll(e->a[w] & e->col[c][w]);
+    return x;
+}
+
+/* Whether a sequence of len moves carrying `crossing` cells each way joins the library. */
+static bool leaf_kept(const enumerator *e, int crossing, int len)
+{
+    return crossing >= 1 && (crossing <= e->few || len <= ENUM_BULK_LEN) &&
+           crossing <= e->max_transfers;
+}
+
+static inline __attribute__((always_inline)) void enum_leaf(enumerator *e, int len)
+{
+    if (leaf_kept(e, crossing_after(e, -1), len) && e->ok) e->ok = add_macro(e->bd, e->seq, len);
 }
 
 static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, int rot_b,
@@ -152,12 +202,33 @@ static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, in
 
 /* Canonical sequences only: a run of column swaps in increasing order (they commute); a run of
  * rotations as A's net turn (AL, AL AL or AR) then B's; the first and last move a swap. */
-static void enum_dfs(enumerator *e, int len, int last_col, int rot_a, int rot_b, bool in_rot)
+NINE_POPCNT_CLONES static void enum_dfs(enumerator *e, int len, int last_col, int rot_a, int rot_b,
+                                        bool in_rot)
 {
     if (len > 0 && !in_rot) enum_leaf(e, len);
     if (len == e->max_len || !e->ok) return;
-    for (int c = (in_rot || len == 0) ? 0 : last_col + 1; c < e->n; c++)
+    int n = e->n;
+    /* Past the bulk lengths at most `few` cells may cross at the end, and a swap brings at most
+     * n back (the cells of its column holding crossed values on both sides, less n): prune. */
+    if (len >= ENUM_BULK_LEN) {
+        int crossing = crossing_after(e, -1), left = e->max_len - len;
+        if (crossing > e->few + left * n) return;
+        if (crossing > e->few + (left - 1) * n) {
+            int most = 0;
+            for (int c = 0; c < n; c++) {
+                int r = crossing - crossing_after(e, c);
+                if (r > most) most = r;
+            }
+            if (crossing - most > e->few + (left - 1) * n) return;
+        }
+    }
+    for (int c = (in_rot || len == 0) ? 0 : last_col + 1; c < n; c++) {
+        if (len + 1 == e->max_len) {
+            /* A leaf: swapped only when it is kept (most are not), by its crossing count. */
+            if (!leaf_kept(e, crossing_after(e, c), len + 1)) continue;
+        }
         enum_push(e, len, NINE_MOVE_C0 + c, c, 0, 0, false);
+    }
     if (len == 0 || len + 2 > e->max_len) return; /* a rotation needs a swap after it */
     if (rot_b == 0) {
         if (rot_a == 0) {
@@ -176,25 +247,25 @@ static void enum_dfs(enumerator *e, int len, int last_col, int rot_a, int rot_b,
 static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, int rot_b,
                       bool in_rot)
 {
+    uint64_t a0 = e->a[0], a1 = e->a[1], b0 = e->b[0], b1 = e->b[1];
     e->seq[len] = (uint8_t)m;
     label_move(e, m);
     enum_dfs(e, len + 1, last_col, rot_a, rot_b, in_rot);
-    label_move(e, nine_move_inverse(m));
+    e->a[0] = a0, e->a[1] = a1, e->b[0] = b0, e->b[1] = b1;
 }
 
-static bool enumerate(builder *bd, int n)
+static bool enumerate(builder *bd, int n, int max_len, int few)
 {
     enumerator *e = calloc(1, sizeof *e);
     if (!e) return false;
     e->bd = bd;
     e->n = n;
-    e->max_len = ENUM_MAX_LEN;
+    e->max_len = max_len;
     e->max_transfers = ENUM_MAX_TRANSFERS;
+    e->few = few;
     e->ok = true;
-    for (int p = 0; p < n * n; p++) {
-        e->a[p] = (uint16_t)p;
-        e->b[p] = (uint16_t)(n * n + p);
-    }
+    e->bytes = (n * n + 7) / 8;
+    enum_tables(e);
     enum_dfs(e, 0, 0, 0, 0, false);
     bool ok = e->ok;
     free(e);
@@ -362,6 +433,11 @@ static bool pack_masks(nine_library *lib)
 
 bool nine_library_build(nine_library *lib, int n)
 {
+    return nine_library_build_ex(lib, n, ENUM_MAX_LEN, n <= ENUM_MAX_N ? enum_few(n) : 0);
+}
+
+bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few)
+{
     memset(lib, 0, sizeof *lib);
     lib->n = n;
     lib->flat = n * n <= 128;
@@ -375,7 +451,7 @@ bool nine_library_build(nine_library *lib, int n)
     }
     lib->group_min = 2;
     if (n <= ENUM_MAX_N) {
-        if (ok) ok = enumerate(bd, n);
+        if (ok) ok = enumerate(bd, n, max_len, few);
         if (ok) ok = add_groups(bd, n);
         lib->group_min = GROUP_MAX + 1; /* smaller groups are in the library already */
         lib->has_groups = true;

@@ -53,6 +53,9 @@ typedef struct nine_library {
  * sequence that carries few cells, or the 5-move single transfers Ck X Ck X' Ck and the 7-move
  * commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse). false when out of memory. */
 bool nine_library_build(nine_library *lib, int n);
+/* The same with the enumeration's limits (n <= 10): sequences of up to max_len moves
+ * (<= NINE_MACRO_MAX_LEN) carrying 1..few cells each way (those of up to 5 moves: up to 9). */
+bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few);
 void nine_library_free(nine_library *lib);
 
 /* The library for n, built once per process (thread-safe) and never freed; NULL when out of

@@ -139,16 +139,7 @@ static void build_tables(nine_tail *t)
             set_bit(t->full, i * n + j);
             set_bit(t->col[j], i * n + j);
         }
-    for (int dir = 0; dir < 2; dir++)
-        for (int k = 0; k < ROT_BYTES; k++)
-            for (int v = 0; v < 256; v++)
-                for (int bit = 0; bit < 8; bit++) {
-                    int p = 8 * k + bit;
-                    if (!((v >> bit) & 1) || p >= n * n) continue;
-                    int i = p / n, j = p % n;
-                    nine_cell_rotate(n, dir ? 3 : 1, &i, &j);
-                    set_bit(t->rot[dir][k][v], i * n + j);
-                }
+    for (int dir = 0; dir < 2; dir++) nine_cell_turn_bytes(n, dir ? 3 : 1, ROT_BYTES, t->rot[dir]);
 }
 
 /* Breadth-first from the goal, level by level, while the table has room: a level that does not

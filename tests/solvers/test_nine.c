@@ -120,7 +120,7 @@ static long solve_with(const grid *g, long max_moves, const nine_options *opt, b
 static long solve_and_replay(const grid *g, long max_moves, bool improve, bool *optimal)
 {
     nine_options opt;
-    nine_options_default(&opt);
+    nine_options_default(&opt, g->n);
     opt.improve = improve;
     return solve_with(g, max_moves, &opt, optimal);
 }
@@ -297,7 +297,7 @@ START_TEST(the_beam_opening_in_every_shape_replays)
             long plain = solve_and_replay(&g, -1, false, NULL);
             for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
                 nine_options opt;
-                nine_options_default(&opt);
+                nine_options_default(&opt, sizes[c]);
                 opt.beam_width = shapes[k][0];
                 opt.beam_opening_width = shapes[k][1];
                 opt.beam_opening_percent = shapes[k][2];
@@ -658,6 +658,139 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
 }
 END_TEST
 
+/* The enumerated library, checked against every sequence (not only canonical ones) up to a
+ * length, in this file's own labelled simulator: a sequence that starts and ends with a swap and
+ * carries 1..few cells each way (up to 5 moves: up to 9) has its effect (which cells of A leave
+ * A, which of B enter it) in the library, no longer, or its mirror image (cell p -> n^2-1-p);
+ * and every macro of the library carries exactly the cells it claims. */
+enum { LAB_N = 5 };
+
+typedef struct labels {
+    int n;
+    int a[LAB_N * LAB_N], b[LAB_N * LAB_N]; /* the label of the value at each cell */
+} labels;
+
+static void lab_move(labels *l, int m)
+{
+    int n = l->n, old[LAB_N * LAB_N];
+    if (m >= NINE_MOVE_C0) {
+        for (int i = 0; i < n; i++) {
+            int p = i * n + m - NINE_MOVE_C0, t = l->a[p];
+            l->a[p] = l->b[p];
+            l->b[p] = t;
+        }
+        return;
+    }
+    int *side = m < NINE_MOVE_BL ? l->a : l->b;
+    memcpy(old, side, sizeof old);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) /* AL: new[i][j] = old[j][n-1-i]; AR: old[n-1-j][i] */
+            side[i * n + j] = (m & 1) ? old[(n - 1 - j) * n + i] : old[j * n + n - 1 - i];
+}
+
+/* The effect as the library stores it: bit p of out_a when the value of A's cell p ends in B,
+ * of out_b when B's cell p ends in A; returns the cells each way. */
+static int lab_effect(const labels *l, uint64_t out_a[2], uint64_t out_b[2])
+{
+    int nn = l->n * l->n, crossing = 0;
+    out_a[0] = out_a[1] = out_b[0] = out_b[1] = 0;
+    for (int p = 0; p < nn; p++) {
+        if (l->b[p] < nn) out_a[l->b[p] / 64] |= (uint64_t)1 << (l->b[p] % 64);
+        if (l->a[p] >= nn) {
+            out_b[(l->a[p] - nn) / 64] |= (uint64_t)1 << ((l->a[p] - nn) % 64);
+            crossing++;
+        }
+    }
+    return crossing;
+}
+
+static void lab_half_turn(int nn, const uint64_t in[2], uint64_t out[2])
+{
+    out[0] = out[1] = 0;
+    for (int p = 0; p < nn; p++)
+        if ((in[p / 64] >> (p % 64)) & 1u)
+            out[(nn - 1 - p) / 64] |= (uint64_t)1 << ((nn - 1 - p) % 64);
+}
+
+/* The shortest library macro with this effect (or whose mirror has it); 99 when none. */
+static int lib_shortest(const nine_library *lib, const uint64_t ea[2], const uint64_t eb[2])
+{
+    int nn = lib->n * lib->n, best = 99;
+    for (int t = 0; t < lib->count; t++) {
+        const nine_macro *m = &lib->macros[t];
+        uint64_t ma[2], mb[2];
+        bool same = memcmp(m->flat_a, ea, sizeof ma) == 0 && memcmp(m->flat_b, eb, sizeof mb) == 0;
+        if (!same && m->mirror) {
+            lab_half_turn(nn, m->flat_a, ma);
+            lab_half_turn(nn, m->flat_b, mb);
+            same = memcmp(ma, ea, sizeof ma) == 0 && memcmp(mb, eb, sizeof mb) == 0;
+        }
+        if (same && m->len < best) best = m->len;
+    }
+    return best;
+}
+
+typedef struct lab_search {
+    const nine_library *lib;
+    int max_len, few, checked, missing;
+    uint8_t seq[NINE_MACRO_MAX_LEN];
+} lab_search;
+
+/* lead: the columns swapped an odd number of times in the leading run of swaps (a sequence
+ * whose leading swaps all cancel is a set-up turn before a shorter macro, not a macro). */
+static void lab_all(lab_search *q, const labels *l, int len, uint64_t lead)
+{
+    if (len > 0 && q->seq[len - 1] >= NINE_MOVE_C0) {
+        uint64_t ea[2], eb[2];
+        int crossing = lab_effect(l, ea, eb);
+        if (crossing >= 1 && (crossing <= q->few || (len <= 5 && crossing <= 9))) {
+            q->checked++;
+            q->missing += lib_shortest(q->lib, ea, eb) > len;
+        }
+    }
+    if (len == q->max_len) return;
+    bool leading = true;
+    for (int t = 0; t < len; t++) leading &= q->seq[t] >= NINE_MOVE_C0;
+    for (int m = 0; m < NINE_MOVE_C0 + l->n; m++) {
+        if (m < NINE_MOVE_C0 && (len == 0 || (leading && lead == 0))) continue;
+        labels next = *l;
+        lab_move(&next, m);
+        q->seq[len] = (uint8_t)m;
+        lab_all(q, &next, len + 1,
+                leading && m >= NINE_MOVE_C0 ? lead ^ (uint64_t)1 << (m - NINE_MOVE_C0) : lead);
+    }
+}
+
+START_TEST(the_library_holds_every_short_sequence)
+{
+    /* {n, longest sequence, cells each way}: small limits make the enumeration's pruning
+     * matter within what the brute force can reach. */
+    static const int cases[][3] = {{4, 6, 1}, {4, 6, 3}, {5, 6, 2}, {4, 7, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int n = cases[c][0];
+        nine_library lib;
+        ck_assert(nine_library_build_ex(&lib, n, cases[c][1], cases[c][2]));
+        for (int t = 0; t < lib.count; t++) {
+            const nine_macro *m = &lib.macros[t];
+            labels l = {.n = n};
+            for (int p = 0; p < n * n; p++) l.a[p] = p, l.b[p] = n * n + p;
+            for (int u = 0; u < m->len; u++) lab_move(&l, m->moves[u]);
+            uint64_t ea[2], eb[2];
+            ck_assert_int_eq(lab_effect(&l, ea, eb), m->transfers);
+            ck_assert(memcmp(ea, m->flat_a, sizeof ea) == 0 &&
+                      memcmp(eb, m->flat_b, sizeof eb) == 0);
+        }
+        lab_search q = {.lib = &lib, .max_len = cases[c][1], .few = cases[c][2]};
+        labels l = {.n = n};
+        for (int p = 0; p < n * n; p++) l.a[p] = p, l.b[p] = n * n + p;
+        lab_all(&q, &l, 0, 0);
+        ck_assert_int_gt(q.checked, 1000);
+        ck_assert_int_eq(q.missing, 0);
+        nine_library_free(&lib);
+    }
+}
+END_TEST
+
 /* The same board gets the same answer however busy the machine is: the searches are bounded by
  * work, not time. A few boards are solved once alone, then by several threads at once (each its
  * own copy of the list, in a different order), and every answer must match byte for byte. */
@@ -746,6 +879,7 @@ int main(void)
     tcase_add_test(tc, the_same_board_gets_the_same_answer_under_load);
     tcase_add_test(tc, the_exact_tail_finds_shortest_finishes);
     tcase_add_test(tc, the_shortlist_is_the_best_by_brute_force);
+    tcase_add_test(tc, the_library_holds_every_short_sequence);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

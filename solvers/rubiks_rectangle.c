@@ -29,11 +29,13 @@
  * (top/bottom of each pair, left/right): the images' tables are the run's own with conjugated
  * keys, so they cost no memory. Blocks of four (one run) also take prefixes: a row flip of a
  * pair before the run, which fits the run to any parities and is again the run's own table with
- * the key multiplied (see block). Blocks run along the longer side of the board (the
- * transposed board when H > W), and boards of moderate size are planned both ways. Adjacent
- * flips of the same kind commute, so a last pass cancels equal pairs inside each run.
+ * the key multiplied (see block). On boards of moderate size a local search then exchanges row
+ * pairs between blocks (regroup): which pairs share a run is the one choice of the plan made per
+ * board, so it is where the row flips carry some information. Blocks run along the longer side of
+ * the board (the transposed board when H > W), and boards of moderate size are planned both ways.
+ * Adjacent flips of the same kind commute, so a last pass cancels equal pairs inside each run.
  *
- * Flips on random boards: about 0.75 per 4-cell orbit on 1000 x 1000, 0.90 on 100 x 100 (a
+ * Flips on random boards: about 0.75 per 4-cell orbit on 1000 x 1000, 0.88 on 100 x 100 (a
  * per-orbit commutator method needs about 3.9). */
 #include "rubiks_rectangle.h"
 
@@ -61,6 +63,17 @@
  * such board): 2.7-3.4 % fewer flips from 100 x 100 to 1000 x 1000; on smaller boards the run
  * of 36 row flips seldom pays and the plan would cost twice the time. */
 #define QUADS_MIN_ORBITS 400
+/* Boards of REGROUP_MIN_ORBITS..MIRRORS_MAX_ORBITS orbits are planned again in their better
+ * orientation with this many tries at exchanging row pairs between blocks (regroup): on
+ * 100 x 100, 300 tries give 1.0 % fewer flips for about 0.2 s of CPU, 600 tries 1.2 % for
+ * 0.35 s (RESULTS-rubiks-rectangle.md). A count, not a clock, bounds them, so a board always gets
+ * the same answer. Smaller boards have few blocks to exchange pairs between. */
+#define REGROUP_SWAPS 300
+#define REGROUP_MIN_ORBITS 2000
+/* An exchange is laid out in full only when its quick layout (pair orders only) costs less than
+ * the plan plus this many flips: the images and prefixes win back about that much. */
+#define REGROUP_MARGIN 9
+
 /* How many of the best runs of a block have their mirror images tried. */
 #define TOP_RUNS 3
 
@@ -87,8 +100,8 @@ static void push(move_list *l, rubiks_rectangle_move mv)
 
 /* ---- the plan ---- */
 
-/* A block: consecutive row pairs sharing one run, and how the run is laid onto them. pair[j] is
- * the row pair (offset from first) that plays pair j of the run (three-pair runs are listed with
+/* A block: row pairs sharing one run, and how the run is laid onto them. pair[j] is the index
+ * into row[] of the row pair that plays pair j of the run (three-pair runs are listed with
  * their odd pairs first). Two mirror images are free as well: bit j of tb swaps the top and
  * bottom rows of the run's pair j, and lr swaps the left and right column of every choice. Each
  * image's table is the run's own with the key conjugated (see block_key), so a block chooses
@@ -97,8 +110,8 @@ static void push(move_list *l, rubiks_rectangle_move mv)
  * it: the orbit's word becomes X w, so the run's table serves it at the key X phi. A prefix
  * changes the pair's parity, so one run serves blocks of every parity. */
 typedef struct block {
-    int first;
-    uint8_t size;   /* 1..4 */
+    uint16_t row[RR_PAIRS_MAX]; /* the block's row pairs (cut: consecutive; regroup swaps them) */
+    uint8_t size;               /* 1..4 */
     uint8_t parity; /* bit j: the parity of the block's pair that plays the run's pair j */
     uint8_t pair[RR_PAIRS_MAX];
     uint8_t tb, lr;
@@ -162,7 +175,7 @@ static void cut_blocks(core *c, int size)
         int left = P - p, take = left < size ? left : size;
         if (size == 3 && left == 4) take = 2;
         if (size == 4 && (left == 5 || left == 6)) take = 3;
-        c->block[n].first = p;
+        for (int o = 0; o < take; o++) c->block[n].row[o] = (uint16_t)(p + o);
         c->block[n].size = (uint8_t)take;
         n++;
         p += take;
@@ -170,24 +183,26 @@ static void cut_blocks(core *c, int size)
     c->blocks = n;
 }
 
-/* Fills each block's parity and pair order from pair_parity. */
+/* Fills a block's parity and pair order (odd pairs first) from pair_parity. */
+static void order_block(const core *c, block *bl)
+{
+    int n = 0;
+    if (bl->size >= 3) {
+        for (int odd = 1; odd >= 0; odd--)
+            for (int j = 0; j < bl->size; j++)
+                if (c->pair_parity[bl->row[j]] == odd) bl->pair[n++] = (uint8_t)j;
+    } else {
+        for (int j = 0; j < bl->size; j++) bl->pair[n++] = (uint8_t)j;
+    }
+    bl->parity = 0;
+    for (int j = 0; j < bl->size; j++)
+        bl->parity |= (uint8_t)(c->pair_parity[bl->row[bl->pair[j]]] << j);
+    bl->tb = bl->lr = bl->pre = 0;
+}
+
 static void order_blocks(core *c)
 {
-    for (int blk = 0; blk < c->blocks; blk++) {
-        block *bl = &c->block[blk];
-        int n = 0;
-        if (bl->size >= 3) {
-            for (int odd = 1; odd >= 0; odd--)
-                for (int j = 0; j < bl->size; j++)
-                    if (c->pair_parity[bl->first + j] == odd) bl->pair[n++] = (uint8_t)j;
-        } else {
-            for (int j = 0; j < bl->size; j++) bl->pair[n++] = (uint8_t)j;
-        }
-        bl->parity = 0;
-        for (int j = 0; j < bl->size; j++)
-            bl->parity |= (uint8_t)(c->pair_parity[bl->first + bl->pair[j]] << j);
-        bl->tb = bl->lr = bl->pre = 0;
-    }
+    for (int blk = 0; blk < c->blocks; blk++) order_block(c, &c->block[blk]);
 }
 
 /* The target phi of orbit (p,q) when the net so far is A and the total is G: A tau G A. */
@@ -219,7 +234,7 @@ static inline void block_targets(const core *c, int blk, int q, unsigned a, unsi
 {
     const block *bl = &c->block[blk];
     for (int o = 0; o < bl->size; o++)
-        raw[o] = target(c, c->tau[(size_t)(bl->first + o) * c->cols + q], a, g_total);
+        raw[o] = target(c, c->tau[(size_t)bl->row[o] * c->cols + q], a, g_total);
 }
 
 static inline unsigned block_key(const core *c, int blk, int q, unsigned a, unsigned g_total)
@@ -293,7 +308,7 @@ static bool fit_prefix(const core *c, block *bl)
 {
     unsigned parity = 0;
     for (int j = 0; j < bl->size; j++)
-        parity |= (unsigned)c->pair_parity[bl->first + bl->pair[j]] << j;
+        parity |= (unsigned)c->pair_parity[bl->row[bl->pair[j]]] << j;
     unsigned differ = (parity ^ bl->seq->parity) & ((1u << bl->size) - 1);
     bl->pre = 0;
     if (!differ) return true;
@@ -391,14 +406,118 @@ static void order_of(int size, int pm, uint8_t *order)
     }
 }
 
+/* The targets of block blk for every column pair, total and carried net, laid out as trial_cost
+ * reads them. */
+static void fill_raw(const core *c, int blk, uint8_t *raw)
+{
+    for (int q = 0; q < c->cols; q++) {
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        for (int k = 0; k < 2; k++)
+            for (unsigned a = 0; a < 4; a++)
+                block_targets(c, blk, q, a, totals[k],
+                              raw + RR_PAIRS_MAX * (8 * (size_t)q + 4 * (size_t)k + a));
+    }
+}
+
+/* The best way to lay a run onto block bl with the other blocks held (f: forward values before
+ * it, bn: backward values after it, raw: its targets, as in trial_cost): every run in every
+ * fitting order, then (unless quick) the mirror images of the best few and the prefixes of the
+ * pick. Tries that reach `bound` (>= 0) are dropped. Writes the pick (or the block as it is, when
+ * nothing fits under the bound) to *out and its plan cost (as trial_cost; COST_INF for none) to
+ * *out_cost; false when out of time. */
+static bool best_layout(const core *c, const block *bl, const unsigned *f, const unsigned *bn,
+                        const uint8_t *raw, bool quick, long bound, block *out, long *out_cost,
+                        budget *b)
+{
+    static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6, 24};
+    const rr_run_list *list = c->list;
+    int size = bl->size;
+    /* First every run in every fitting order, as it is; then the mirror images of the
+     * TOP_RUNS best of those only (images cost as much as runs to try, and the best image
+     * of a good run is what usually wins). */
+    block top[TOP_RUNS];
+    long top_cost[TOP_RUNS];
+    int tops = 0;
+    block trial = *bl;
+    for (int i = 0; i < list->count; i++) {
+        const rubiks_rectangle_seq *s = list->seq[i];
+        /* The empty sequence serves a block of up to three pairs. */
+        if (s->len > 0 ? s->pairs != size : size > 3) continue;
+        trial.seq = s;
+        trial.tb = trial.lr = 0;
+        /* Large boards keep the block's own order (odd pairs first): fewer tries. */
+        for (int pm = 0; pm < (c->mirrors ? perm_count[size] : 1); pm++) {
+            if (c->mirrors)
+                order_of(size, pm, trial.pair);
+            else
+                memcpy(trial.pair, bl->pair, sizeof trial.pair);
+            if (!fit_prefix(c, &trial)) continue;
+            if (budget_expired(b)) return false;
+            long limit = tops == TOP_RUNS ? top_cost[TOP_RUNS - 1] : bound;
+            long cost = trial_cost(c, &trial, f, bn, raw, limit);
+            if (limit < 0 || cost < limit) {
+                int at = tops < TOP_RUNS ? tops++ : TOP_RUNS - 1;
+                for (; at > 0 && top_cost[at - 1] > cost; at--) {
+                    top[at] = top[at - 1];
+                    top_cost[at] = top_cost[at - 1];
+                }
+                top[at] = trial;
+                top_cost[at] = cost;
+            }
+            if (s->len == 0) break;
+        }
+    }
+    block pick = tops ? top[0] : *bl;
+    long best = tops ? top_cost[0] : -1;
+    for (int t = 0; t < tops && c->mirrors && !quick; t++) {
+        trial = top[t];
+        if (trial.seq->len == 0) continue;
+        /* The single-pair runs are every run up to their length, so each is its own
+         * top/bottom image already: only left/right for them. */
+        int images = size == 1 ? 2 : 2 << size;
+        for (int image = 1; image < images; image++) {
+            if (budget_expired(b)) return false;
+            trial.tb = (uint8_t)(image >> 1);
+            trial.lr = (uint8_t)(image & 1);
+            long cost = trial_cost(c, &trial, f, bn, raw, best);
+            if (cost < best) {
+                best = cost;
+                pick = trial;
+            }
+        }
+    }
+    /* Then the other prefixes of the pick: the bottom row instead of the top for any of
+     * the pairs that take one. */
+    if (pick.pre && c->mirrors && !quick) {
+        unsigned take[RR_PAIRS_MAX], m = 0;
+        for (int j = 0; j < size; j++)
+            if ((pick.pre >> (2 * j)) & 3) take[m++] = (unsigned)j;
+        trial = pick;
+        for (unsigned v = 1; v < 1u << m; v++) {
+            if (budget_expired(b)) return false;
+            trial.pre = 0;
+            for (unsigned k = 0; k < m; k++)
+                trial.pre |=
+                    (uint8_t)((((v >> k) & 1) ? RR_ROW_BOTTOM : RR_ROW_TOP) << (2 * take[k]));
+            long cost = trial_cost(c, &trial, f, bn, raw, best);
+            if (cost < best) {
+                best = cost;
+                pick = trial;
+            }
+        }
+    }
+    *out = pick;
+    if (out_cost) *out_cost = tops ? best : COST_INF; /* none under the bound */
+    return true;
+}
+
 /* One round of coordinate descent over the blocks' row sequences, each block in turn taking the
  * candidate that minimises the whole plan with the others held. fw and bw hold the forward and
  * backward DP values of every column pair and total, laid out [block][q][total][net] so that
  * one block's values are contiguous; keys holds one block's table keys. */
 static bool descend(core *c, unsigned *fw, unsigned *bw, uint32_t *keys, uint8_t *raw, budget *b)
 {
-    static const int perm_count[RR_PAIRS_MAX + 1] = {1, 1, 2, 6, 24};
-    const rr_run_list *list = c->list;
     int B = c->blocks, Q = c->cols;
     size_t row = 8 * (size_t)Q; /* one block's values */
     for (int q = 0; q < Q; q++) {
@@ -427,89 +546,9 @@ static bool descend(core *c, unsigned *fw, unsigned *bw, uint32_t *keys, uint8_t
     for (int blk = 0; blk < B; blk++) {
         const unsigned *f = fw + blk * row, *bn = bw + (blk + 1) * row;
         block *bl = &c->block[blk];
-        int size = bl->size;
-        for (int q = 0; q < Q; q++) {
-            unsigned totals[2];
-            column_totals(c, q, totals);
-            for (int k = 0; k < 2; k++)
-                for (unsigned a = 0; a < 4; a++)
-                    block_targets(c, blk, q, a, totals[k],
-                                  raw + RR_PAIRS_MAX * (8 * (size_t)q + 4 * (size_t)k + a));
-        }
-        /* First every run in every fitting order, as it is; then the mirror images of the
-         * TOP_RUNS best of those only (images cost as much as runs to try, and the best image
-         * of a good run is what usually wins). */
-        block top[TOP_RUNS];
-        long top_cost[TOP_RUNS];
-        int tops = 0;
-        block trial = *bl;
-        for (int i = 0; i < list->count; i++) {
-            const rubiks_rectangle_seq *s = list->seq[i];
-            /* The empty sequence serves a block of up to three pairs. */
-            if (s->len > 0 ? s->pairs != size : size > 3) continue;
-            trial.seq = s;
-            trial.tb = trial.lr = 0;
-            /* Large boards keep the block's own order (odd pairs first): fewer tries. */
-            for (int pm = 0; pm < (c->mirrors ? perm_count[size] : 1); pm++) {
-                if (c->mirrors)
-                    order_of(size, pm, trial.pair);
-                else
-                    memcpy(trial.pair, bl->pair, sizeof trial.pair);
-                if (!fit_prefix(c, &trial)) continue;
-                if (budget_expired(b)) return false;
-                long limit = tops == TOP_RUNS ? top_cost[TOP_RUNS - 1] : -1;
-                long cost = trial_cost(c, &trial, f, bn, raw, limit);
-                if (limit < 0 || cost < limit) {
-                    int at = tops < TOP_RUNS ? tops++ : TOP_RUNS - 1;
-                    for (; at > 0 && top_cost[at - 1] > cost; at--) {
-                        top[at] = top[at - 1];
-                        top_cost[at] = top_cost[at - 1];
-                    }
-                    top[at] = trial;
-                    top_cost[at] = cost;
-                }
-                if (s->len == 0) break;
-            }
-        }
-        block pick = tops ? top[0] : *bl;
-        long best = tops ? top_cost[0] : -1;
-        for (int t = 0; t < tops && c->mirrors; t++) {
-            trial = top[t];
-            if (trial.seq->len == 0) continue;
-            /* The single-pair runs are every run up to their length, so each is its own
-             * top/bottom image already: only left/right for them. */
-            int images = size == 1 ? 2 : 2 << size;
-            for (int image = 1; image < images; image++) {
-                if (budget_expired(b)) return false;
-                trial.tb = (uint8_t)(image >> 1);
-                trial.lr = (uint8_t)(image & 1);
-                long cost = trial_cost(c, &trial, f, bn, raw, best);
-                if (cost < best) {
-                    best = cost;
-                    pick = trial;
-                }
-            }
-        }
-        /* Then the other prefixes of the pick: the bottom row instead of the top for any of
-         * the pairs that take one. */
-        if (pick.pre && c->mirrors) {
-            unsigned take[RR_PAIRS_MAX], m = 0;
-            for (int j = 0; j < size; j++)
-                if ((pick.pre >> (2 * j)) & 3) take[m++] = (unsigned)j;
-            trial = pick;
-            for (unsigned v = 1; v < 1u << m; v++) {
-                if (budget_expired(b)) return false;
-                trial.pre = 0;
-                for (unsigned k = 0; k < m; k++)
-                    trial.pre |=
-                        (uint8_t)((((v >> k) & 1) ? RR_ROW_BOTTOM : RR_ROW_TOP) << (2 * take[k]));
-                long cost = trial_cost(c, &trial, f, bn, raw, best);
-                if (cost < best) {
-                    best = cost;
-                    pick = trial;
-                }
-            }
-        }
+        fill_raw(c, blk, raw);
+        block pick;
+        if (!best_layout(c, bl, f, bn, raw, false, -1, &pick, NULL, b)) return false;
         *bl = pick;
         for (size_t at = 0; at < row; at++) keys[at] = arranged_key(c, bl, raw + RR_PAIRS_MAX * at);
         /* Advance the forward values through the block with its new sequence. */
@@ -525,6 +564,154 @@ static bool descend(core *c, unsigned *fw, unsigned *bw, uint32_t *keys, uint8_t
                         next[at + (a ^ n)] = f[at + a] + cn;
                 }
             }
+        }
+    }
+    return true;
+}
+
+/* The forward values after blocks from..to (fw rows from + 1..to + 1) from those before `from`,
+ * and the backward values before blocks from down to `to` (bw rows from..to) from those after
+ * `from`: every column pair and total, laid out as in descend. */
+static void dp_forward(const core *c, unsigned *fw, int from, int to)
+{
+    size_t row = 8 * (size_t)c->cols;
+    for (int q = 0; q < c->cols; q++) {
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        for (int k = 0; k < 2; k++) {
+            size_t at = 8 * (size_t)q + 4 * (size_t)k;
+            for (int blk = from; blk <= to; blk++)
+                forward_step(c, blk, q, totals[k], fw + blk * row + at, fw + (blk + 1) * row + at,
+                             NULL);
+        }
+    }
+}
+
+static void dp_backward(const core *c, unsigned *bw, int from, int to)
+{
+    size_t row = 8 * (size_t)c->cols;
+    for (int q = 0; q < c->cols; q++) {
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        for (int k = 0; k < 2; k++) {
+            size_t at = 8 * (size_t)q + 4 * (size_t)k;
+            for (int blk = from; blk >= to; blk--)
+                backward_step(c, blk, q, totals[k], bw + (blk + 1) * row + at, bw + blk * row + at);
+        }
+    }
+}
+
+/* All forward and backward values of the plan; returns its cost. */
+static long dp_values(const core *c, unsigned *fw, unsigned *bw)
+{
+    int B = c->blocks, Q = c->cols;
+    size_t row = 8 * (size_t)Q;
+    long cost = 0;
+    for (int blk = 0; blk < B; blk++) cost += block_row_cost(&c->block[blk]);
+    for (int q = 0; q < Q; q++) {
+        unsigned totals[2];
+        column_totals(c, q, totals);
+        for (int k = 0; k < 2; k++) {
+            size_t at = 8 * (size_t)q + 4 * (size_t)k;
+            for (unsigned a = 0; a < 4; a++) {
+                fw[at + a] = a == 0 ? 0 : COST_INF;
+                bw[(size_t)B * row + at + a] = popcount2(a ^ totals[k]);
+            }
+        }
+    }
+    dp_forward(c, fw, 0, B - 1);
+    dp_backward(c, bw, B - 1, 0);
+    for (int q = 0; q < Q; q++) {
+        unsigned best = COST_INF;
+        for (int k = 0; k < 2; k++)
+            if (bw[8 * (size_t)q + 4 * (size_t)k] < best) best = bw[8 * (size_t)q + 4 * (size_t)k];
+        cost += best;
+    }
+    return cost;
+}
+
+/* Whether the block's run, laid as it is, fits the parities of its pairs. */
+static bool layout_fits(const core *c, const block *bl)
+{
+    for (int j = 0; j < bl->size; j++) {
+        unsigned pre = (bl->pre >> (2 * j)) & 3;
+        unsigned par = c->pair_parity[bl->row[bl->pair[j]]] ^ (pre == 1 || pre == 2);
+        if (par != ((bl->seq->parity >> j) & 1u)) return false;
+    }
+    return true;
+}
+
+/* Local search over which row pairs share a block: exchange a pair of one block with a pair of
+ * another, lay both blocks' runs anew (best_layout, the others held), and keep the exchange when
+ * the whole plan gets cheaper. A quick layout (pair orders only) rejects most exchanges first.
+ * `swaps` tries from a fixed seed: the same board gets the same plan. The forward values before
+ * the first block of an exchange and the backward values after the second stay valid, so each
+ * try recomputes only the blocks between. */
+static bool regroup(core *c, unsigned *fw, unsigned *bw, uint8_t *raw, int swaps, budget *b)
+{
+    int B = c->blocks;
+    size_t row = 8 * (size_t)c->cols;
+    long cur = dp_values(c, fw, bw);
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    for (int it = 0; it < swaps; it++) {
+        if (budget_expired(b)) return false;
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        int b1 = (int)(rng % (uint64_t)B), b2 = (int)((rng >> 16) % (uint64_t)B);
+        if (b1 == b2 || c->block[b1].size < 3 || c->block[b2].size < 3) continue;
+        if (b1 > b2) {
+            int t = b1;
+            b1 = b2, b2 = t;
+        }
+        block keep[2] = {c->block[b1], c->block[b2]};
+        int o1 = (int)((rng >> 32) % c->block[b1].size),
+            o2 = (int)((rng >> 40) % c->block[b2].size);
+        uint16_t t = c->block[b1].row[o1];
+        c->block[b1].row[o1] = c->block[b2].row[o2];
+        c->block[b2].row[o2] = t;
+        long others = 0;
+        for (int blk = 0; blk < B; blk++)
+            if (blk != b1 && blk != b2) others += block_row_cost(&c->block[blk]);
+        bool ok = true;
+        for (int side = 0; side < 2 && ok; side++) {
+            block *bl = &c->block[side ? b2 : b1];
+            order_block(c, bl);
+            bl->seq = rr_runs_pick(c->list, bl->size, bl->parity, c->cols, bl->size == 4);
+            ok = bl->seq && fit_prefix(c, bl);
+        }
+        long cost = -1;
+        for (int pass = 0; pass < 2 && ok; pass++) {
+            block pick;
+            dp_backward(c, bw, b2, b1 + 1);
+            fill_raw(c, b1, raw);
+            if (!best_layout(c, &c->block[b1], fw + b1 * row, bw + (b1 + 1) * row, raw, pass == 0,
+                             -1, &pick, NULL, b))
+                return false;
+            c->block[b1] = pick;
+            dp_forward(c, fw, b1, b2 - 1);
+            fill_raw(c, b2, raw);
+            /* Only an exchange that may pay needs the second block's layout in full. */
+            long rest = others + (long)block_row_cost(&c->block[b1]);
+            long bound = pass == 0 ? cur + REGROUP_MARGIN - rest : -1;
+            if (!best_layout(c, &c->block[b2], fw + b2 * row, bw + (b2 + 1) * row, raw, pass == 0,
+                             bound, &pick, &cost, b))
+                return false;
+            if (pass == 0 && cost >= bound) {
+                ok = false;
+                break;
+            }
+            c->block[b2] = pick;
+            ok = layout_fits(c, &c->block[b1]) && layout_fits(c, &c->block[b2]);
+            cost += rest;
+        }
+        if (ok && cost < cur) {
+            cur = dp_values(c, fw, bw);
+        } else {
+            c->block[b1] = keep[0];
+            c->block[b2] = keep[1];
+            dp_backward(c, bw, b2, b1 + 1);
+            dp_forward(c, fw, b1, b2 - 1);
         }
     }
     return true;
@@ -566,7 +753,7 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
         const rubiks_rectangle_seq *s = bl->seq;
         for (int j = 0; j < bl->size; j++) {
             unsigned pre = (bl->pre >> (2 * j)) & 3;
-            int p = bl->first + bl->pair[j];
+            int p = bl->row[bl->pair[j]];
             if (pre & RR_ROW_TOP) push(out, p + 1);
             if (pre & RR_ROW_BOTTOM) push(out, H - p);
         }
@@ -577,7 +764,7 @@ static bool emit_core(const core *c, move_list *out, unsigned *f, uint8_t *back,
                 if (cv & 1) push(out, -(q + 1));
                 if (cv & 2) push(out, -(W - q));
             }
-            int j = RR_ROW_PAIR(s->rows[i]), p = bl->first + bl->pair[j];
+            int j = RR_ROW_PAIR(s->rows[i]), p = bl->row[bl->pair[j]];
             unsigned rows = s->rows[i] & 3;
             if (((bl->tb >> j) & 1) && rows != 3) rows ^= 3;
             if (rows & RR_ROW_TOP) push(out, p + 1);
@@ -651,7 +838,7 @@ static void workspace_free(workspace *ws)
  * orbit than blocks of two once a run serves enough column pairs; boards of moderate size with
  * few column pairs plan both cuts, and keep the cheaper. */
 static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out, bool both_cuts,
-                                          budget *b)
+                                          int swaps, budget *b)
 {
     int B = (c->rows + 1) / 2, Q = c->cols; /* blocks of two: the most blocks of any cut */
     size_t stride = 4 * (size_t)(B + 1);
@@ -696,6 +883,7 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
             for (int round = 0; round < DESCENT_ROUNDS; round++)
                 if (!descend(c, ws->fw, ws->bw, ws->keys, ws->raw, b))
                     return RUBIKS_RECTANGLE_TIME_LIMIT;
+
             long cost = plan_cost(c, ws->f, b);
             if (cost < 0) return RUBIKS_RECTANGLE_TIME_LIMIT;
             if (best < 0 || cost < best) {
@@ -706,6 +894,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     cut_blocks(c, best_size);
     choose_parities(c, best_g0);
     memcpy(c->block, ws->best_block, (size_t)c->blocks * sizeof *ws->best_block);
+    if (swaps > 0 && !regroup(c, ws->fw, ws->bw, ws->raw, swaps, b))
+        return RUBIKS_RECTANGLE_TIME_LIMIT;
     if (!emit_core(c, out, ws->f, ws->back, ws->choice, ws->final_net, b))
         return out->out_of_memory ? RUBIKS_RECTANGLE_NO_MEMORY : RUBIKS_RECTANGLE_TIME_LIMIT;
     return RUBIKS_RECTANGLE_OK;
@@ -714,7 +904,7 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
 /* Plans the 4-cell orbits of an H x W board (tau [p * Q + q]) into out, then cancels pairs. */
 static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int H, int W,
                                             const uint8_t *tau, move_list *out, bool both_cuts,
-                                            bool mirrors, budget *b)
+                                            bool mirrors, int swaps, budget *b)
 {
     int P = H / 2, Q = W / 2;
     workspace ws = {0};
@@ -733,7 +923,7 @@ static rubiks_rectangle_status solve_orbits(const rubiks_rectangle_group *g, int
                   .column_parity = ws.column_parity,
                   .mirrors = mirrors,
                   .quads = (size_t)P * Q >= QUADS_MIN_ORBITS};
-        status = solve_core(&c, &ws, out, both_cuts, b);
+        status = solve_core(&c, &ws, out, both_cuts, swaps, b);
     }
     if (status == RUBIKS_RECTANGLE_OK && out->out_of_memory) status = RUBIKS_RECTANGLE_NO_MEMORY;
     if (status == RUBIKS_RECTANGLE_OK) out->n = cancel_pairs(out->m, out->n, ws.mark);
@@ -867,15 +1057,26 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
         bool both = (size_t)P * Q <= BOTH_ORIENTATIONS_MAX_ORBITS;
         bool plan_wide = P <= Q || both, plan_tall = P > Q || both;
         bool mirrors = (size_t)P * Q >= MIRRORS_MIN_ORBITS && (size_t)P * Q <= MIRRORS_MAX_ORBITS;
-        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, mirrors, b);
+        if (plan_wide) status = solve_orbits(g, H, W, tau, &wide, both, mirrors, 0, b);
         if (status == RUBIKS_RECTANGLE_OK && plan_tall) {
             tau_t = transpose_orbits(g, tau, P, Q);
-            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, mirrors, b)
+            status = tau_t ? solve_orbits(g, W, H, tau_t, &tall, both, mirrors, 0, b)
                            : RUBIKS_RECTANGLE_NO_MEMORY;
-            /* A row of the transposed board is a column of this one. */
-            for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
+        }
+        /* Exchanging row pairs between blocks (regroup) costs far more than a plan: only the
+         * better orientation is planned again with them. */
+        bool exchange = (size_t)P * Q >= REGROUP_MIN_ORBITS && mirrors;
+        if (status == RUBIKS_RECTANGLE_OK && exchange) {
+            bool redo_wide = plan_wide && (!plan_tall || wide.n <= tall.n);
+            move_list *redo = redo_wide ? &wide : &tall;
+            redo->n = 0;
+            status = redo_wide
+                         ? solve_orbits(g, H, W, tau, redo, both, mirrors, REGROUP_SWAPS, b)
+                         : solve_orbits(g, W, H, tau_t, redo, both, mirrors, REGROUP_SWAPS, b);
         }
         if (status != RUBIKS_RECTANGLE_OK) goto done;
+        /* A row of the transposed board is a column of this one. */
+        for (size_t i = 0; i < tall.n; i++) tall.m[i] = -tall.m[i];
         const move_list *pick = plan_wide && (!plan_tall || wide.n <= tall.n) ? &wide : &tall;
         for (size_t i = 0; i < pick->n; i++) push(&out, pick->m[i]);
     }

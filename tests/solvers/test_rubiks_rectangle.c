@@ -684,6 +684,30 @@ START_TEST(four_pair_blocks_sort)
 }
 END_TEST
 
+/* Boards of 2 000 to 4 000 orbits are planned again with row pairs exchanged between blocks
+ * (regroup): blocks then hold pairs that are not neighbours. Wide, tall and odd boards replay to
+ * sorted, and the same board solved twice gets the same moves (the search is bounded by a count
+ * of tries, not by the clock). */
+START_TEST(regrouped_boards_sort_and_repeat)
+{
+    static const int shapes[][2] = {{80, 110}, {110, 80}, {127, 125}};
+    int h = shapes[_i][0], w = shapes[_i][1];
+    rng_state = 0x5E61u + (uint64_t)_i;
+    int32_t *cells = sorted_board(h, w);
+    scramble(cells, h, w, 20L * (h + w));
+    rubiks_rectangle_answer a, again;
+    ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+    ck_assert_msg(a.solvable && replay_sorts(cells, h, w, &a), "%dx%d: the moves do not sort", h,
+                  w);
+    ck_assert_int_eq(solve(cells, h, w, &again), RUBIKS_RECTANGLE_OK);
+    ck_assert_uint_eq(again.move_count, a.move_count);
+    ck_assert(memcmp(again.moves, a.moves, a.move_count * sizeof *a.moves) == 0);
+    rubiks_rectangle_answer_free(&a);
+    rubiks_rectangle_answer_free(&again);
+    free(cells);
+}
+END_TEST
+
 START_TEST(largest_board_sorts)
 {
     rng_state = 0xBEEFu;
@@ -785,6 +809,7 @@ int main(void)
     tcase_add_loop_test(tc, run_tables_replay, 0, 4);
     tcase_add_loop_test(tc, four_pair_run_tables_replay, 0, 2);
     tcase_add_loop_test(tc, four_pair_blocks_sort, 0, 8);
+    tcase_add_loop_test(tc, regrouped_boards_sort_and_repeat, 0, 3);
     tcase_add_test(tc, largest_board_sorts);
     tcase_add_test(tc, sorted_board_needs_no_moves);
     tcase_add_loop_test(tc, random_permutations_are_unsolvable, 0, 5);

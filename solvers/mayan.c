@@ -337,12 +337,152 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     return false;
 }
 
-/* Two copies of the last move: with the direct validity table, and with the per-node memo. */
+/* The last move on boards of at most 5 columns (the direct tables of mayan_bound.h) with at most
+ * one colour out of place: the same tests as last_move_with and the same moves in the same
+ * order, but the tests come before the cells, for all rows of a column at once. Which single
+ * shifts keep a colour's spread valid is one look-up per colour (mayan_shift_mask); which swaps
+ * make a run, a few word operations per border (swap_run_rows). Only the moves left after that
+ * are played out. */
+static bool last_move_direct(search *s, const column *col, const mayan_counts *cc, unsigned invalid,
+                             int ply)
+{
+    int w = s->width;
+    /* of[v][x]: the cells of colour v in column x; right[x] / left[x]: the cells of column x
+     * whose block may go to x + 1 / x - 1 (its colour's spread is then valid). */
+    uint64_t of[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
+    uint64_t right[MAYAN_MAX_SIDE + 1] = {0}, left[MAYAN_MAX_SIDE] = {0};
+    for (int v = 1; v <= s->colours; v++) {
+        if (!cc[v]) continue;
+        unsigned shifts = mayan_shift_mask(s->bound, cc[v]);
+        for (int x = 0; x < w; x++) {
+            of[v][x] = nib_is(col[x], (unsigned)v);
+            if (shifts >> x & 1u) right[x] |= of[v][x];
+            if (x > 0 && shifts >> (3 + x) & 1u) left[x] |= of[v][x];
+        }
+    }
+    /* With one colour a out of place, a drag must shift a and a swap a block of a. */
+    uint64_t only[MAYAN_MAX_SIDE + 1];
+    unsigned a = invalid ? (unsigned)__builtin_ctz(invalid) : 0;
+    for (int x = 0; x < w; x++) only[x] = invalid ? of[a][x] : ~0ULL;
+    only[w] = invalid ? 0 : ~0ULL;
+    for (int x = 0; x < w; x++) {
+        int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
+        int hl = x > 0 ? col_height(col[x - 1]) : 0;
+        uint64_t to_right = 0, to_left = 0;
+        if (x + 1 < w) {
+            uint64_t swaps = right[x] & left[x + 1] & (only[x] | only[x + 1]);
+            if (swaps) swaps &= ~nib_same(col[x], col[x + 1]) & swap_run_rows(col, w, x);
+            to_right = swaps | (right[x] & only[x] & ~rows_below(hr));
+        }
+        if (x > 0) to_left = left[x] & only[x] & ~rows_below(hl);
+        for (uint64_t rows = to_right | to_left; rows; rows &= rows - 1) {
+            uint64_t bit = rows & (0 - rows);
+            int y = __builtin_ctzll(rows) / 4;
+            unsigned v = col_get(col[x], y);
+            if (to_right & bit) {
+                bool swapping = y < hr;
+                unsigned u = swapping ? col_get(col[x + 1], y) : 0;
+                if (empties(s, col, cc, x, y, 1, swapping, v, u)) {
+                    s->path[ply] = (mayan_move){x, y, 1};
+                    return true;
+                }
+            }
+            if ((to_left & bit) && empties(s, col, cc, x, y, -1, false, v, 0)) {
+                s->path[ply] = (mayan_move){x, y, -1};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The last move: through the direct tables on boards of at most 5 columns, else with the
+ * per-node memo of shifted spreads. */
 static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
                       int ply)
 {
-    return s->bound->valid ? last_move_with(s, col, cc, d, ply, true)
-                           : last_move_with(s, col, cc, d, ply, false);
+    if (!s->bound->valid) return last_move_with(s, col, cc, d, ply, false);
+    unsigned invalid = out_of_place_mask(d);
+    if (invalid & (invalid - 1)) return last_move_with(s, col, cc, d, ply, true); /* 2 or more */
+    return last_move_direct(s, col, cc, invalid, ply);
+}
+
+/* With two moves left on boards of at most 5 columns (the direct tables): a child with exactly
+ * two colours a, b out of place, on its counts as the move leaves them (`invalid`; v and u now
+ * at cv and cu), can be emptied by its last move only through a swap of a block of a with one
+ * of b across one border that makes both spreads valid (a move shifts one block of at most two
+ * colours, the cascade none). Sound before settling: settling removes lines R, a valid spread,
+ * and never lowers D, so a and b stay out of place; and if S + shift is valid for S = P - R,
+ * then so is P + shift = (S + shift) + R. One look-up per colour (mayan_shift_mask). */
+static inline bool last_pair_possible(search *s, const mayan_counts *cc, unsigned invalid,
+                                      unsigned v, mayan_counts cv, unsigned u, mayan_counts cu)
+{
+    unsigned rest = invalid & (invalid - 1);
+    if (!rest || (rest & (rest - 1))) return true;
+    unsigned a = (unsigned)__builtin_ctz(invalid), b = (unsigned)__builtin_ctz(rest);
+    mayan_counts ca = a == v ? cv : a == u ? cu : cc[a];
+    mayan_counts cb = b == v ? cv : b == u ? cu : cc[b];
+    unsigned ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
+    return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
+}
+
+/* The shifts of mayan_shift_mask seen from the other colour of a swap: a block going from x to
+ * x + 1 (bit x) swaps with one going from x + 1 to x (bit 4 + x). */
+static inline unsigned partner_shifts(unsigned mask)
+{
+    return ((mask & 0xFu) << 4) | (mask >> 4);
+}
+
+/* Whether shifts b1 and b2 (bits of mayan_shift_mask) of one colour, together, leave its spread
+ * valid (each shift takes a block from where the counts, after both, still have one). */
+static inline bool two_shifts_valid(search *s, mayan_counts c, int b1, int b2)
+{
+    int from1 = b1 < 4 ? b1 : b1 - 3, to1 = b1 < 4 ? b1 + 1 : b1 - 4;
+    int from2 = b2 < 4 ? b2 : b2 - 3, to2 = b2 < 4 ? b2 + 1 : b2 - 4;
+    c += one_at(to1) + one_at(to2);
+    if (!(c >> (4 * from1) & 15)) return false;
+    c -= one_at(from1);
+    if (!(c >> (4 * from2) & 15)) return false;
+    c -= one_at(from2);
+    return mayan_spread_valid(s->bound, c);
+}
+
+/* With two moves left on boards of at most 5 columns (the direct tables): can two moves make
+ * every spread valid? Each colour out of place (D > 0) must be shifted by one of the two moves,
+ * and a move shifts one block of at most two colours. A colour shifted by one move only must be
+ * valid after that shift; one shifted by both, after the two. So (on counts; sound before
+ * settling, as last_pair_possible):
+ *   four out of place: two swaps, each of a pair that it mends (three ways to pair them);
+ *   three, p q r: either all have D = 1 and one swap mends two of them, or one of them, p, is
+ *   shifted by both moves, swapped once with q and once with r: q and r valid after their
+ *   shift, p after both.
+ * With fewer out of place it says nothing. */
+static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned char *d)
+{
+    unsigned invalid = out_of_place_mask(d);
+    int count = __builtin_popcount(invalid);
+    if (count < 3) return true;
+    unsigned c[4], mask[4];
+    for (int i = 0; i < count; i++, invalid &= invalid - 1) {
+        c[i] = (unsigned)__builtin_ctz(invalid);
+        mask[i] = mayan_shift_mask(s->bound, cc[c[i]]);
+    }
+#define MENDS(i, j) (((mask[i] & (mask[j] >> 4)) | (mask[j] & (mask[i] >> 4))) & 0xFu)
+    if (count == 4)
+        return (MENDS(0, 1) && MENDS(2, 3)) || (MENDS(0, 2) && MENDS(1, 3)) ||
+               (MENDS(0, 3) && MENDS(1, 2));
+    if (d[c[0]] == 1 && d[c[1]] == 1 && d[c[2]] == 1 && (MENDS(0, 1) || MENDS(0, 2) || MENDS(1, 2)))
+        return true;
+#undef MENDS
+    for (int p = 0; p < 3; p++) {
+        unsigned with_q = partner_shifts(mask[(p + 1) % 3]),
+                 with_r = partner_shifts(mask[(p + 2) % 3]);
+        for (unsigned b1 = with_q; b1; b1 &= b1 - 1)
+            for (unsigned b2 = with_r; b2; b2 &= b2 - 1)
+                if (two_shifts_valid(s, cc[c[p]], __builtin_ctz(b1), __builtin_ctz(b2)))
+                    return true;
+    }
+    return false;
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
@@ -426,6 +566,10 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
+    if (left == 3 && s->bound->valid && !two_moves_possible(s, c->cc, c->d)) {
+        s->bound_cuts++;
+        return false;
+    }
     c->x = x, c->y = y, c->dir = dir, c->code = code;
     c->keyed = table_pays(s, c->d, left - 1);
     if (c->keyed) {
@@ -488,6 +632,9 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     shift_bounds sb;
     shift_bounds_init(&sb, cap);
+    /* With two moves left, children with two colours out of place must pass last_pair_possible. */
+    bool pair_last = left == 2 && s->bound->valid;
+    unsigned invalid_now = pair_last ? out_of_place_mask(d) : 0;
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
@@ -544,7 +691,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 bool pass;
                 if (u == v) {
                     /* An equal swap changes nothing: the first one stands for all. */
-                    pass = !noop_tried && !over && sum <= 2 * cap;
+                    pass = !noop_tried && !over && sum <= 2 * cap &&
+                           (!pair_last || last_pair_possible(s, cc, invalid_now, 0, 0, 0, 0));
                     noop_tried = true;
                 } else {
                     dv = shifted_right(s, cc, &sb, v, x);
@@ -556,6 +704,13 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         pass = du <= cap;
                     }
                     pass = pass && child_sum <= 2 * cap;
+                    if (pass && pair_last) {
+                        unsigned child_invalid = (invalid_now & ~(1u << v | 1u << u)) |
+                                                 (dv ? 1u << v : 0) | (du ? 1u << u : 0);
+                        pass = last_pair_possible(s, cc, child_invalid, v,
+                                                  cc[v] + one_at(x + 1) - one_at(x), u,
+                                                  u ? cc[u] + one_at(x) - one_at(x + 1) : 0);
+                    }
                     if (!pass) s->bound_cuts++;
                 }
                 bool still = u == v;
@@ -592,7 +747,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl) {
                 int dv = shifted_left(s, cc, &sb, v, x);
-                if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap) {
+                if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap ||
+                    (pair_last &&
+                     !last_pair_possible(s, cc, (invalid_now & ~(1u << v)) | (dv ? 1u << v : 0), v,
+                                         cc[v] + one_at(x - 1) - one_at(x), 0, 0))) {
                     s->bound_cuts++;
                     continue;
                 }
@@ -637,8 +795,10 @@ mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_r
     return mayan_solve_capped(board, moves, MAYAN_TABLE_MAX_BYTES, b, out);
 }
 
-mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
-                                mayan_result *out)
+/* force_direct: the direct tables of mayan_bound.h on boards of at most 5 columns even for 4 moves
+ * or fewer, where a small cache is cheaper to set up (tests: mayan_solve_direct). */
+static mayan_status solve_with(const mayan_board *board, int moves, size_t table_bytes,
+                               bool force_direct, budget *b, mayan_result *out)
 {
     memset(out, 0, sizeof *out);
     if (!board_valid(board, moves)) return out->status = MAYAN_BAD_INPUT;
@@ -666,8 +826,8 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
                 .table_from = MAYAN_TABLE_FROM,
                 .b = b};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */
-    if (!mayan_bound_init(s.bound, board->width, moves <= 4 ? 10 : board->width > 8 ? 18 : 16))
-        return out->status = MAYAN_NO_MEMORY;
+    int cache_log2 = moves <= 4 && !force_direct ? 10 : board->width > 8 ? 18 : 16;
+    if (!mayan_bound_init(s.bound, board->width, cache_log2)) return out->status = MAYAN_NO_MEMORY;
     bool found = false;
     mayan_counts none[MAYAN_MAX_COLOUR + 1] = {0};
     spreads d = {0};
@@ -695,4 +855,15 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
     out->move_count = moves;
     memcpy(out->moves, s.path, sizeof s.path);
     return out->status = MAYAN_SOLVED;
+}
+
+mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
+                                mayan_result *out)
+{
+    return solve_with(board, moves, table_bytes, false, b, out);
+}
+
+mayan_status mayan_solve_direct(const mayan_board *board, int moves, budget *b, mayan_result *out)
+{
+    return solve_with(board, moves, MAYAN_TABLE_MAX_BYTES, true, b, out);
 }

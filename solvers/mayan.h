@@ -60,4 +60,9 @@ mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_r
 mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
                                 mayan_result *out);
 
+/* Tests: mayan_solve with the search's direct tables (mayan_bound.h) on boards of at most 5
+ * columns whatever the move count; mayan_solve sets them up only from 5 moves, where they pay.
+ * Same answers, so that the tests' reference searches of 1 to 4 moves cover that code too. */
+mayan_status mayan_solve_direct(const mayan_board *board, int moves, budget *b, mayan_result *out);
+
 #endif

@@ -123,6 +123,11 @@ bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2)
     mb->cache = calloc((size_t)1 << entries_log2, sizeof *mb->cache);
     /* 1 MiB, zero pages from the kernel: only the pages of spreads met are touched. */
     mb->valid = width <= 5 && entries_log2 >= 16 ? calloc((size_t)1 << 20, 1) : NULL;
+    mb->shifts = mb->valid ? calloc((size_t)1 << 20, sizeof *mb->shifts) : NULL;
+    if (mb->valid && !mb->shifts) {
+        free(mb->valid);
+        mb->valid = NULL;
+    }
     return mb->cache != NULL;
 }
 
@@ -130,8 +135,10 @@ void mayan_bound_free(mayan_bound *mb)
 {
     free(mb->cache);
     free(mb->valid);
+    free(mb->shifts);
     mb->cache = NULL;
     mb->valid = NULL;
+    mb->shifts = NULL;
 }
 
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
@@ -148,4 +155,18 @@ int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
     e->bound = (unsigned char)d;
     e->cap_used = (unsigned char)cap;
     return d;
+}
+
+unsigned mayan_shift_mask_compute(mayan_bound *mb, mayan_counts counts)
+{
+    unsigned mask = 0;
+    for (int x = 0; x + 1 < mb->width; x++) {
+        mayan_counts here = (mayan_counts)1 << (4 * x), next = here << 4;
+        unsigned at = (counts >> (4 * x)) & 15, at_next = (counts >> (4 * x + 4)) & 15;
+        if (at && at_next < 15 && mayan_spread_valid(mb, counts - here + next)) mask |= 1u << x;
+        if (at_next && at < 15 && mayan_spread_valid(mb, counts - next + here))
+            mask |= 1u << (4 + x);
+    }
+    mb->shifts[counts] = (uint16_t)(mask | 0x8000u);
+    return mask;
 }

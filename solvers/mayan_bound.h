@@ -40,6 +40,8 @@ typedef struct mayan_bound {
     /* Boards of at most VALID_DIRECT_WIDTH columns: whether a spread is valid (D = 0), indexed
      * by the counts themselves (0: not known yet, 1: valid, 2: not); NULL on wider boards. */
     unsigned char *valid;
+    /* Same boards: mayan_shift_mask per spread (bit 15: known), 2 MiB of zero pages. */
+    uint16_t *shifts;
     uint64_t step[45][5]; /* the programme's table (mayan_bound.c) */
 } mayan_bound;
 
@@ -73,6 +75,18 @@ static inline int mayan_displacement_small(mayan_bound *mb, mayan_counts counts,
 static inline bool mayan_spread_valid(mayan_bound *mb, mayan_counts counts)
 {
     return mayan_displacement_small(mb, counts, 0) == 0;
+}
+
+/* Boards of at most 5 columns (mb->valid set): which single shifts leave the spread valid.
+ * Bit x (0..3): one block from column x to x + 1; bit 4 + x: one block from column x + 1 to x;
+ * set only where the column it leaves holds a block. Computed once per spread (4 (w - 1)
+ * look-ups in the direct table), then one look-up: the last two moves test shifts by bits. */
+unsigned mayan_shift_mask_compute(mayan_bound *mb, mayan_counts counts);
+
+static inline unsigned mayan_shift_mask(mayan_bound *mb, mayan_counts counts)
+{
+    unsigned e = mb->shifts[counts];
+    return e & 0x8000u ? e & 0xFFu : mayan_shift_mask_compute(mb, counts);
 }
 
 /* The same without a cache (tests compare the two). */

@@ -167,6 +167,24 @@ static inline bool swap_makes_run(const column *col, int width, int x, int y, un
     return (ea & (ea >> 4)) | (eb & (eb >> 4));
 }
 
+/* swap_makes_run for every row of the border x | x + 1 at once: bit 0 of row y's nibble set when
+ * swapping (x, y) with (x + 1, y) would make a run. Meaningful only on a still board and on
+ * rows where both cells hold blocks of different colours. */
+static inline uint64_t swap_run_rows(const column *col, int width, int x)
+{
+    column a = col[x], b = col[x + 1];
+    /* b's block lands in column x between a's blocks above and below, a's in column x + 1. */
+    uint64_t d1 = nib_same(a << 4, b), d2 = nib_same(a << 8, b);
+    uint64_t u1 = nib_same(a >> 4, b), u2 = nib_same(a >> 8, b);
+    uint64_t r = (d1 & (d2 | u1)) | (u1 & u2);
+    d1 = nib_same(b << 4, a), d2 = nib_same(b << 8, a);
+    u1 = nib_same(b >> 4, a), u2 = nib_same(b >> 8, a);
+    r |= (d1 & (d2 | u1)) | (u1 & u2);
+    if (x >= 2) r |= nib_same(col[x - 1], b) & nib_same(col[x - 2], b);
+    if (x + 3 < width) r |= nib_same(col[x + 2], a) & nib_same(col[x + 3], a);
+    return r;
+}
+
 static inline void swap_cells(column *col, int x, int y)
 {
     uint64_t m = (uint64_t)15 << (4 * y);

@@ -14,6 +14,7 @@
 
 #include "mayan.h"
 #include "mayan_bound.h"
+#include "mayan_columns.h"
 #include "mayan_table.h"
 
 typedef struct tboard {
@@ -162,22 +163,43 @@ static mayan_status solve(const tboard *t, int n, mayan_result *r)
     return mayan_solve(&m, n, &b, r);
 }
 
+/* The solver's answer is the reference's: verdict and the exact sequence. */
+static void assert_answer(const tboard *t, int n, int expect, const tmove *ref,
+                          const mayan_result *r)
+{
+    ck_assert_int_eq(r->status, expect ? MAYAN_SOLVED : MAYAN_NO_SOLUTION);
+    if (expect) {
+        assert_replays(t, r, n);
+        for (int i = 0; i < n; i++) {
+            ck_assert_int_eq(r->moves[i].x, ref[i].x);
+            ck_assert_int_eq(r->moves[i].y, ref[i].y);
+            ck_assert_int_eq(r->moves[i].direction, ref[i].dir);
+        }
+    }
+}
+
+/* Both the solver and, on boards of at most 5 columns, the solver with its direct tables
+ * forced on (mayan_solve_direct: else only used from 5 moves up) agree with the reference. */
+static void assert_answers(const tboard *t, int n, int expect, const tmove *ref)
+{
+    mayan_result r;
+    solve(t, n, &r);
+    assert_answer(t, n, expect, ref, &r);
+    if (t->w <= 5) {
+        mayan_board m = to_mayan(t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_solve_direct(&m, n, &b, &r);
+        assert_answer(t, n, expect, ref, &r);
+    }
+}
+
 /* Solver and reference agree: verdict and the exact sequence. Returns 1 when solvable. */
 static int check_against_reference(const tboard *t, int n)
 {
     tmove ref[MAYAN_MAX_MOVES];
     int expect = t_reference(t, n, ref);
-    mayan_result r;
-    mayan_status st = solve(t, n, &r);
-    ck_assert_int_eq(st, expect ? MAYAN_SOLVED : MAYAN_NO_SOLUTION);
-    if (expect) {
-        assert_replays(t, &r, n);
-        for (int i = 0; i < n; i++) {
-            ck_assert_int_eq(r.moves[i].x, ref[i].x);
-            ck_assert_int_eq(r.moves[i].y, ref[i].y);
-            ck_assert_int_eq(r.moves[i].direction, ref[i].dir);
-        }
-    }
+    assert_answers(t, n, expect, ref);
     return expect;
 }
 
@@ -717,6 +739,207 @@ START_TEST(commuting_swaps_match_reference)
 }
 END_TEST
 
+/* The reference for 5 and 6 moves: every legal move in the contest's order, nothing pruned, but
+ * boards already searched without success at the same moves left are remembered (exact: what
+ * lies below a board depends only on it and the moves left), or 5 moves on even small piles
+ * take seconds a board. An open-addressed set of (cells, moves left), cleared per board by a
+ * generation number. */
+#define MEMO_SLOTS (1 << 18)
+typedef struct memo_slot {
+    unsigned generation;
+    unsigned char key[26]; /* left, then the w x h cells (at most 25 here) */
+} memo_slot;
+static memo_slot memo[MEMO_SLOTS];
+static unsigned memo_generation;
+static int memo_used;
+
+static size_t memo_key(const tboard *b, int left, unsigned char *key)
+{
+    size_t n = 0;
+    key[n++] = (unsigned char)left;
+    for (int x = 0; x < b->w; x++)
+        for (int y = 0; y < b->h; y++) key[n++] = (unsigned char)b->g[x][y];
+    memset(key + n, 0, 26 - n);
+    return n;
+}
+
+/* The slot of key: its own, or the empty one where it would go (NULL when the set is full). */
+static memo_slot *memo_find(const unsigned char *key)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < 26; i++) h = (h ^ key[i]) * 1099511628211ULL;
+    for (size_t i = h % MEMO_SLOTS, probes = 0; probes < 64; i = (i + 1) % MEMO_SLOTS, probes++)
+        if (memo[i].generation != memo_generation || memcmp(memo[i].key, key, 26) == 0)
+            return &memo[i];
+    return NULL;
+}
+
+static int t_search_memo(const tboard *b, int left, tmove *path)
+{
+    if (left == 0) return t_empty(b);
+    if (t_empty(b)) return 0;
+    unsigned char key[26];
+    ck_assert(memo_key(b, left, key) <= 26);
+    memo_slot *slot = memo_find(key);
+    if (slot && slot->generation == memo_generation) return 0;
+    for (int x = 0; x < b->w; x++)
+        for (int y = 0; y < b->h; y++)
+            for (int d = 0; d < 2; d++) {
+                tboard c = *b;
+                int dir = d == 0 ? 1 : -1;
+                if (!t_move(&c, x, y, dir)) continue;
+                if (t_search_memo(&c, left - 1, path + 1)) {
+                    path[0] = (tmove){x, y, dir};
+                    return 1;
+                }
+            }
+    slot = memo_find(key); /* the set may have changed below */
+    if (slot && memo_used < MEMO_SLOTS / 2) {
+        slot->generation = memo_generation;
+        memcpy(slot->key, key, 26);
+        memo_used++;
+    }
+    return 0;
+}
+
+/* check_against_reference with the remembering reference (boards of at most 25 cells). */
+static int check_against_memo_reference(const tboard *t, int n)
+{
+    tmove ref[MAYAN_MAX_MOVES];
+    tboard b = *t;
+    t_settle(&b);
+    memo_generation++;
+    memo_used = 0;
+    int expect = t_search_memo(&b, n, ref);
+    assert_answers(t, n, expect, ref);
+    return expect;
+}
+
+/* Boards of at most 5 columns searched for 5 or 6 moves use the direct tables of
+ * mayan_bound.h: the shift masks, the last move tested for all rows of a column at once and
+ * the mending-swap test on children with two moves left. Small piles (the reference tries every
+ * move, nothing pruned), colour counts mostly in threes so that many are solvable, some with a
+ * colour of 4 or 5 blocks that needs lines across columns: answers and verdicts equal the
+ * reference's. */
+START_TEST(direct_tables_match_reference)
+{
+    int solvable = 0, cut = 0, total = 0;
+    for (int i = 0; i < 3000; i++) {
+        int w = 3 + rnd(3), h = 3 + rnd(3), k = 2 + rnd(3);
+        tboard t = empty_board(w, h);
+        int blocks = 6 + 3 * rnd(2) + (i % 3 == 0 ? 1 + rnd(3) : 0);
+        while (blocks > w * h) blocks -= 3;
+        if (i % 3 == 1) {
+            /* full low rows: swaps everywhere, few drags */
+            t = random_board(w, h, 0, k);
+            for (int x = 0; x < w; x++)
+                for (int y = 0; y < 2; y++) t.g[x][y] = 1 + rnd(k);
+        } else {
+            for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
+        }
+        int n = i % 10 == 0 ? 6 : 5;
+        solvable += check_against_memo_reference(&t, n);
+        mayan_result r;
+        solve(&t, n, &r);
+        cut += r.bound_cuts > 0;
+        total++;
+    }
+    printf("direct tables: %d of %d solvable, bound cut in %d\n", solvable, total, cut);
+    ck_assert_int_ge(solvable, total / 10);
+    ck_assert_int_ge(cut, total / 4);
+}
+END_TEST
+
+/* mayan_shift_mask against the programme: bit x set exactly when one block can go from column
+ * x to x + 1 and the spread is then valid, bit 4 + x for x + 1 to x; asked twice (cached). */
+START_TEST(shift_mask_matches_programme)
+{
+    mayan_bound mb[1];
+    for (int w = 1; w <= 5; w++) {
+        ck_assert(mayan_bound_init(mb, w, 16));
+        for (int i = 0; i < 4000; i++) {
+            mayan_counts c = 0;
+            for (int x = 0; x < w; x++) c |= (mayan_counts)rnd(i % 2 ? 4 : 8) << (4 * x);
+            unsigned want = 0;
+            for (int x = 0; x + 1 < w; x++) {
+                mayan_counts here = (mayan_counts)1 << (4 * x), next = here << 4;
+                if ((c >> (4 * x)) & 15 && mayan_displacement_uncached(c - here + next, w, 0) == 0)
+                    want |= 1u << x;
+                if ((c >> (4 * x + 4)) & 15 &&
+                    mayan_displacement_uncached(c - next + here, w, 0) == 0)
+                    want |= 1u << (4 + x);
+            }
+            ck_assert_uint_eq(mayan_shift_mask(mb, c), want);
+            ck_assert_uint_eq(mayan_shift_mask(mb, c), want);
+        }
+        mayan_bound_free(mb);
+    }
+}
+END_TEST
+
+/* The last move alone, on many small boards (most have no one-move answer: only those that
+ * have one, and every 20th other, go to the solver): every kind of last move the direct tables
+ * test by rows (swaps with the colour out of place on either side, drags either way, runs
+ * above, below and across the landing cells) agrees with the reference. */
+START_TEST(last_move_matches_reference)
+{
+    int solvable = 0;
+    for (int i = 0; i < 60000; i++) {
+        int w = 3 + rnd(3), h = 2 + rnd(4), k = 2 + rnd(2);
+        tboard t = random_board(w, h, h, k);
+        tmove ref[MAYAN_MAX_MOVES];
+        int expect = t_reference(&t, 1, ref);
+        if (expect || i % 20 == 0) assert_answers(&t, 1, expect, ref);
+        solvable += expect;
+    }
+    printf("last move: %d of 60000 solvable in one move\n", solvable);
+    ck_assert_int_ge(solvable, 600);
+}
+END_TEST
+
+/* swap_run_rows (every row of a border at once) against swap_makes_run (one row) on random
+ * still columns of up to 16 rows. */
+START_TEST(swap_run_rows_matches_one_row)
+{
+    int runs = 0;
+    for (int i = 0; i < 20000; i++) {
+        int w = 2 + rnd(5), h = 2 + rnd(15);
+        tboard t = random_board(w, h, h, 2 + rnd(3));
+        t_settle(&t);
+        column col[MAYAN_MAX_SIDE] = {0};
+        for (int x = 0; x < w; x++)
+            for (int y = 0; y < h; y++) col[x] |= (column)t.g[x][y] << (4 * y);
+        for (int x = 0; x + 1 < w; x++) {
+            uint64_t rows = swap_run_rows(col, w, x);
+            for (int y = 0; y < h; y++) {
+                unsigned v = (unsigned)t.g[x][y], u = (unsigned)t.g[x + 1][y];
+                if (!v || !u || u == v) continue;
+                bool want = swap_makes_run(col, w, x, y, v, u);
+                ck_assert_int_eq((int)(rows >> (4 * y) & 1), want);
+                runs += want;
+            }
+        }
+    }
+    ck_assert_int_ge(runs, 1000);
+}
+END_TEST
+
+/* Four or five colours of three blocks each on 5 columns, two or three moves: many colours out
+ * of place at once, which two moves can mend only in pairs (two_moves_possible in the search). */
+START_TEST(many_colours_out_of_place)
+{
+    int solvable = 0;
+    for (int i = 0; i < 12000; i++) {
+        int h = 3 + (i % 4 == 0), k = 4 + (i % 8 == 0);
+        tboard t = empty_board(5, h);
+        for (int placed = 0; placed < 3 * k;) placed += drop_block(&t, 1 + placed / 3 % k);
+        solvable += check_against_reference(&t, i % 8 == 1 ? 2 : 3);
+    }
+    printf("many colours: %d of 12000 solvable\n", solvable);
+    ck_assert_int_ge(solvable, 30);
+}
+END_TEST
+
 /* ---------- the failure table ---------- */
 
 START_TEST(table_keeps_depths_apart)
@@ -1018,6 +1241,11 @@ int main(void)
     tcase_add_test(bound, bound_on_scattered_boards);
     tcase_add_test(bound, settling_never_lowers_the_bound);
     tcase_add_test(bound, commuting_swaps_match_reference);
+    tcase_add_test(bound, direct_tables_match_reference);
+    tcase_add_test(bound, shift_mask_matches_programme);
+    tcase_add_test(bound, last_move_matches_reference);
+    tcase_add_test(bound, many_colours_out_of_place);
+    tcase_add_test(bound, swap_run_rows_matches_one_row);
     suite_add_tcase(s, bound);
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 600);

@@ -225,7 +225,7 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
 {
     int w = s->width;
     column child[MAYAN_MAX_SIDE];
-    if (!s->bound->valid) {
+    if (!s->bound->direct) {
         /* Only where the direct table answers: on wide boards the programme for every new
          * spread costs more than the rounds it saves (16 x 16, n = 3: 3x the instructions). */
         if (swapping)
@@ -401,7 +401,7 @@ static bool last_move_direct(search *s, const column *col, const mayan_counts *c
 static bool last_move(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
                       int ply)
 {
-    if (!s->bound->valid) return last_move_with(s, col, cc, d, ply, false);
+    if (!s->bound->direct) return last_move_with(s, col, cc, d, ply, false);
     unsigned invalid = out_of_place_mask(d);
     if (invalid & (invalid - 1)) return last_move_with(s, col, cc, d, ply, true); /* 2 or more */
     return last_move_direct(s, col, cc, invalid, ply);
@@ -566,7 +566,7 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
-    if (left == 3 && s->bound->valid && !two_moves_possible(s, c->cc, c->d)) {
+    if (left == 3 && s->bound->direct && !two_moves_possible(s, c->cc, c->d)) {
         s->bound_cuts++;
         return false;
     }
@@ -633,7 +633,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     shift_bounds sb;
     shift_bounds_init(&sb, cap);
     /* With two moves left, children with two colours out of place must pass last_pair_possible. */
-    bool pair_last = left == 2 && s->bound->valid;
+    bool pair_last = left == 2 && s->bound->direct;
     unsigned invalid_now = pair_last ? out_of_place_mask(d) : 0;
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when

@@ -115,34 +115,45 @@ int mayan_displacement_uncached(mayan_counts counts, int width, int cap)
     return displacement(&mb, counts, cap);
 }
 
+/* The direct tables of boards of 1 to 5 columns (mayan_bound.h), one per width, shared by every
+ * search: 15 MiB of address space in all, of which only the pages of spreads met are ever
+ * touched (a width w board's counts stay below 16^w). */
+#define DIRECT_WIDTHS 5
+static _Atomic unsigned char direct_d[DIRECT_WIDTHS][1 << 20];
+static _Atomic uint16_t direct_shifts[DIRECT_WIDTHS][1 << 20];
+
 bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2)
 {
     mb->width = width;
     mb->index_shift = 64 - entries_log2;
     build_steps(mb);
-    mb->cache = calloc((size_t)1 << entries_log2, sizeof *mb->cache);
-    /* 1 MiB, zero pages from the kernel: only the pages of spreads met are touched. */
-    mb->valid = width <= 5 && entries_log2 >= 16 ? calloc((size_t)1 << 20, 1) : NULL;
-    mb->shifts = mb->valid ? calloc((size_t)1 << 20, sizeof *mb->shifts) : NULL;
-    if (mb->valid && !mb->shifts) {
-        free(mb->valid);
-        mb->valid = NULL;
-    }
-    return mb->cache != NULL;
+    bool direct = width >= 1 && width <= DIRECT_WIDTHS && entries_log2 >= 16;
+    mb->direct = direct ? direct_d[width - 1] : NULL;
+    mb->shifts = direct ? direct_shifts[width - 1] : NULL;
+    mb->cache = direct ? NULL : calloc((size_t)1 << entries_log2, sizeof *mb->cache);
+    return direct || mb->cache != NULL;
 }
 
 void mayan_bound_free(mayan_bound *mb)
 {
     free(mb->cache);
-    free(mb->valid);
-    free(mb->shifts);
     mb->cache = NULL;
-    mb->valid = NULL;
+    mb->direct = NULL;
     mb->shifts = NULL;
 }
 
 int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
 {
+    if (cap > MAX_CAP) cap = MAX_CAP;
+    if (mb->direct && !(counts >> 20)) {
+        _Atomic unsigned char *e = &mb->direct[counts];
+        int d = mayan_direct_answer(atomic_load_explicit(e, memory_order_relaxed), cap);
+        if (d >= 0) return d;
+        d = displacement(mb, counts, cap);
+        unsigned char fact = (unsigned char)(1 + 2 * d + (d <= cap));
+        atomic_store_explicit(e, fact, memory_order_relaxed);
+        return d;
+    }
     uint64_t h = counts * 0x9E3779B97F4A7C15ULL;
     mayan_bound_entry *e = &mb->cache[h >> mb->index_shift];
     if (e->known && e->key == counts) {
@@ -167,6 +178,6 @@ unsigned mayan_shift_mask_compute(mayan_bound *mb, mayan_counts counts)
         if (at_next && at < 15 && mayan_spread_valid(mb, counts - next + here))
             mask |= 1u << (4 + x);
     }
-    mb->shifts[counts] = (uint16_t)(mask | 0x8000u);
+    atomic_store_explicit(&mb->shifts[counts], (uint16_t)(mask | 0x8000u), memory_order_relaxed);
     return mask;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_quiet.h"
 #include "nine.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
@@ -33,7 +34,7 @@ static void sim_move(grid *g, const char *name)
 {
     if (name[0] == 'C') {
         int k = atoi(name + 1);
-        ck_assert_msg(k >= 1 && k <= g->n, "column %s out of range", name);
+        quiet_assert_msg(k >= 1 && k <= g->n, "column %s out of range", name);
         for (int i = 0; i < g->n; i++) {
             unsigned char t = g->a[i][k - 1];
             g->a[i][k - 1] = g->b[i][k - 1];
@@ -41,9 +42,9 @@ static void sim_move(grid *g, const char *name)
         }
         return;
     }
-    ck_assert_msg(strlen(name) == 2 && (name[0] == 'A' || name[0] == 'B') &&
-                      (name[1] == 'L' || name[1] == 'R'),
-                  "bad move %s", name);
+    quiet_assert_msg(strlen(name) == 2 && (name[0] == 'A' || name[0] == 'B') &&
+                         (name[1] == 'L' || name[1] == 'R'),
+                     "bad move %s", name);
     sim_rotate(name[0] == 'A' ? g->a : g->b, g->n, name[1] == 'L');
 }
 
@@ -98,7 +99,7 @@ static long solve_with(const grid *g, long max_moves, const nine_options *opt, b
     budget_init_unlimited(&b);
     nine_solution s;
     nine_status st = nine_solve_ex(&bd, max_moves, opt, &b, &s);
-    ck_assert_int_eq(st, s.status);
+    quiet_assert_int_eq(st, s.status);
     if (optimal) *optimal = s.optimal;
     if (st != NINE_OK) {
         nine_solution_free(&s);
@@ -110,7 +111,8 @@ static long solve_with(const grid *g, long max_moves, const nine_options *opt, b
         nine_move_name(s.moves[t], name);
         sim_move(&w, name);
     }
-    ck_assert_msg(sim_goal(&w), "the %zu moves do not reach the goal (n=%d)", s.move_count, g->n);
+    quiet_assert_msg(sim_goal(&w), "the %zu moves do not reach the goal (n=%d)", s.move_count,
+                     g->n);
     long count = (long)s.move_count;
     nine_solution_free(&s);
     return count;
@@ -187,13 +189,13 @@ START_TEST(every_3x3_state_gets_a_shortest_answer)
         bool optimal = false;
         long count = solve_and_replay(&g, -1, false, &optimal);
         if (sim_solvable(&g)) {
-            ck_assert_int_ge(dist3[s], 0);
-            ck_assert_int_eq(count, dist3[s]);
-            ck_assert(optimal);
+            quiet_assert_int_ge(dist3[s], 0);
+            quiet_assert_int_eq(count, dist3[s]);
+            quiet_assert(optimal);
             solvable++;
         } else {
-            ck_assert_int_eq(dist3[s], -1);
-            ck_assert_int_eq(count, -1);
+            quiet_assert_int_eq(dist3[s], -1);
+            quiet_assert_int_eq(count, -1);
             unsolvable++;
         }
     }
@@ -245,8 +247,8 @@ START_TEST(random_9x9_states_within_999_moves)
         grid g;
         random_solvable(&g, 9);
         long count = solve_and_replay(&g, -1, false, NULL);
-        ck_assert_int_ge(count, 0);
-        ck_assert_int_le(count, 999);
+        quiet_assert_int_ge(count, 0);
+        quiet_assert_int_le(count, 999);
         if (count > worst) worst = count;
         sum += count;
     }
@@ -262,8 +264,8 @@ START_TEST(random_9x9_states_with_the_default_improvement)
         random_solvable(&g, 9);
         long plain = solve_and_replay(&g, -1, false, NULL);
         long improved = solve_and_replay(&g, -1, true, NULL);
-        ck_assert_int_ge(improved, 0);
-        ck_assert_int_le(improved, plain);
+        quiet_assert_int_ge(improved, 0);
+        quiet_assert_int_le(improved, plain);
     }
 }
 END_TEST
@@ -277,8 +279,8 @@ START_TEST(the_beam_search_replays_on_other_sizes)
             random_solvable(&g, sizes[k]);
             long plain = solve_and_replay(&g, -1, false, NULL);
             long improved = solve_and_replay(&g, -1, true, NULL);
-            ck_assert_int_ge(improved, 0);
-            ck_assert_int_le(improved, plain);
+            quiet_assert_int_ge(improved, 0);
+            quiet_assert_int_le(improved, plain);
         }
 }
 END_TEST
@@ -302,8 +304,8 @@ START_TEST(the_beam_opening_in_every_shape_replays)
                 opt.beam_opening_width = shapes[k][1];
                 opt.beam_opening_percent = shapes[k][2];
                 long moves = solve_with(&g, -1, &opt, NULL);
-                ck_assert_int_ge(moves, 0);
-                ck_assert_int_le(moves, plain);
+                quiet_assert_int_ge(moves, 0);
+                quiet_assert_int_le(moves, plain);
             }
         }
 }
@@ -330,9 +332,9 @@ START_TEST(random_states_of_other_sizes)
             random_solvable(&g, sizes[k]);
             bool optimal = false;
             long count = solve_and_replay(&g, -1, false, &optimal);
-            ck_assert_int_ge(count, 0);
-            if (sizes[k] <= 2) ck_assert(optimal);
-            if (count == 0) ck_assert(sim_goal(&g));
+            quiet_assert_int_ge(count, 0);
+            if (sizes[k] <= 2) quiet_assert(optimal);
+            if (count == 0) quiet_assert(sim_goal(&g));
         }
 }
 END_TEST
@@ -365,10 +367,10 @@ START_TEST(every_2x2_state_gets_a_shortest_answer)
         }
         bool optimal = false;
         long count = solve_and_replay(&g, -1, false, &optimal);
-        ck_assert(optimal);
+        quiet_assert(optimal);
         int d = 0;
         while (!shortest2(&g, d)) d++;
-        ck_assert_int_eq(count, d);
+        quiet_assert_int_eq(count, d);
         solvable++;
     }
     ck_assert_int_eq(solvable, 70); /* one orbit: every state with 4 ones is solvable */
@@ -388,13 +390,13 @@ START_TEST(unsolvable_states_name_a_failing_orbit)
                 g.a[i][j] ^= 1;
             else
                 g.b[i][j] ^= 1;
-            ck_assert(!sim_solvable(&g));
+            quiet_assert(!sim_solvable(&g));
             nine_board bd;
             to_board(&g, &bd);
             budget b;
             budget_init_unlimited(&b);
             nine_solution s;
-            ck_assert_int_eq(nine_solve(&bd, -1, &b, &s), NINE_UNSOLVABLE);
+            quiet_assert_int_eq(nine_solve(&bd, -1, &b, &s), NINE_UNSOLVABLE);
             /* The named orbit is (i, j)'s, and its count is what the test finds there. */
             int ones = 0, hit = 0;
             for (int t = 0; t < s.orbit.cells; t++) {
@@ -402,10 +404,10 @@ START_TEST(unsolvable_states_name_a_failing_orbit)
                 ones += g.a[r][c] + g.b[r][c];
                 hit |= r == i && c == j;
             }
-            ck_assert(hit);
-            ck_assert_int_eq(ones, s.orbit.ones);
-            ck_assert_int_ne(ones, s.orbit.cells);
-            ck_assert_int_eq(s.orbit.cells, (n % 2 && i == n / 2 && j == n / 2) ? 1 : 4);
+            quiet_assert(hit);
+            quiet_assert_int_eq(ones, s.orbit.ones);
+            quiet_assert_int_ne(ones, s.orbit.cells);
+            quiet_assert_int_eq(s.orbit.cells, (n % 2 && i == n / 2 && j == n / 2) ? 1 : 4);
             nine_solution_free(&s);
         }
 }
@@ -503,14 +505,14 @@ START_TEST(the_exact_tail_finds_shortest_finishes)
                 to_board(&g, &bd);
                 uint8_t moves[NINE_TAIL_MAX_MOVES];
                 int got = nine_tail_solve(t, &bd, fwd, moves);
-                ck_assert_int_eq(got, d);
+                quiet_assert_int_eq(got, d);
                 grid w = g;
                 for (int k = 0; k < got; k++) {
                     char name[4];
                     nine_move_name(moves[k], name);
                     sim_move(&w, name);
                 }
-                ck_assert(sim_goal(&w));
+                quiet_assert(sim_goal(&w));
             }
         }
     }
@@ -608,10 +610,10 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
                 int len = nine_step_moves(n, lib, &steps[t], codes);
                 grid w = g;
                 play(&w, steps[t].qa, steps[t].qb, codes, len);
-                ck_assert_int_eq(before_all - ones_of_a(&w, false), steps[t].red);
-                ck_assert_int_eq(before_diag - ones_of_a(&w, true), steps[t].red_diag);
-                ck_assert_int_eq(step_cost(codes, len, steps[t].qa, steps[t].qb, tail),
-                                 steps[t].cost);
+                quiet_assert_int_eq(before_all - ones_of_a(&w, false), steps[t].red);
+                quiet_assert_int_eq(before_diag - ones_of_a(&w, true), steps[t].red_diag);
+                quiet_assert_int_eq(step_cost(codes, len, steps[t].qa, steps[t].qb, tail),
+                                    steps[t].cost);
             }
             /* Brute force: per macro and set-up, the cheaper of the macro and its mirror (which
              * does the same from the boards turned half way). */
@@ -650,8 +652,8 @@ START_TEST(the_shortlist_is_the_best_by_brute_force)
             for (int t = 0; t < found; t++) got[t] = (rate){steps[t].red, steps[t].cost};
             qsort(got, (size_t)found, sizeof *got, by_rate_desc);
             for (int t = 0; t < found; t++) {
-                ck_assert_int_eq(got[t].red, all[t].red);
-                ck_assert_int_eq(got[t].cost, all[t].cost);
+                quiet_assert_int_eq(got[t].red, all[t].red);
+                quiet_assert_int_eq(got[t].cost, all[t].cost);
             }
             free(all);
         }
@@ -776,9 +778,9 @@ START_TEST(the_library_holds_every_short_sequence)
             for (int p = 0; p < n * n; p++) l.a[p] = p, l.b[p] = n * n + p;
             for (int u = 0; u < m->len; u++) lab_move(&l, m->moves[u]);
             uint64_t ea[2], eb[2];
-            ck_assert_int_eq(lab_effect(&l, ea, eb), m->transfers);
-            ck_assert(memcmp(ea, m->flat_a, sizeof ea) == 0 &&
-                      memcmp(eb, m->flat_b, sizeof eb) == 0);
+            quiet_assert_int_eq(lab_effect(&l, ea, eb), m->transfers);
+            quiet_assert(memcmp(ea, m->flat_a, sizeof ea) == 0 &&
+                         memcmp(eb, m->flat_b, sizeof eb) == 0);
         }
         lab_search q = {.lib = &lib, .max_len = cases[c][1], .few = cases[c][2]};
         labels l = {.n = n};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_quiet.h"
 #include "rubiks_rectangle.h"
 #include "rubiks_rectangle_group.h"
 
@@ -143,9 +144,9 @@ static void exhaustive(int h, int w)
     uint32_t solvable = 0;
     for (uint32_t r = 0; r < total; r++) {
         unrank(r, n, cells);
-        ck_assert_uint_eq(rank_of(cells, n), r);
+        quiet_assert_uint_eq(rank_of(cells, n), r);
         rubiks_rectangle_answer a;
-        ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+        quiet_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
         if (a.solvable != (reached[r] != 0))
             ck_abort_msg("%dx%d rank %u: solver says %d, search says %d", h, w, r, a.solvable,
                          reached[r]);
@@ -154,7 +155,7 @@ static void exhaustive(int h, int w)
             if (!replay_sorts(cells, h, w, &a))
                 ck_abort_msg("%dx%d rank %u: the moves do not sort", h, w, r);
         } else {
-            ck_assert_uint_eq(a.move_count, 0);
+            quiet_assert_uint_eq(a.move_count, 0);
         }
         rubiks_rectangle_answer_free(&a);
     }
@@ -240,7 +241,7 @@ static key_set reachable(int h, int w, int32_t **states_out, size_t *count_out)
             flip(next, h, w, m);
             key_of(next, n, &lo, &hi);
             if (set_add(&s, lo, hi)) {
-                ck_assert_uint_lt(tail, qcap);
+                quiet_assert_uint_lt(tail, qcap);
                 memcpy(queue + tail++ * (size_t)n, next, (size_t)n * sizeof *next);
             }
         }
@@ -287,12 +288,12 @@ START_TEST(four_by_four_orbit_boards_match_search)
         key_of(cells, 16, &lo, &hi);
         bool reach = set_has(&s, lo, hi);
         rubiks_rectangle_answer a;
-        ck_assert_int_eq(solve(cells, 4, 4, &a), RUBIKS_RECTANGLE_OK);
+        quiet_assert_int_eq(solve(cells, 4, 4, &a), RUBIKS_RECTANGLE_OK);
         if (a.solvable != reach)
             ck_abort_msg("4x4 code %d: solver %d search %d", code, a.solvable, reach);
         if (a.solvable) {
             solvable++;
-            ck_assert(replay_sorts(cells, 4, 4, &a));
+            quiet_assert(replay_sorts(cells, 4, 4, &a));
         }
         rubiks_rectangle_answer_free(&a);
     }
@@ -326,11 +327,11 @@ START_TEST(four_by_five_boards_match_search)
         key_of(cells, n, &lo, &hi);
         bool reach = set_has(&s, lo, hi);
         rubiks_rectangle_answer a;
-        ck_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
-        ck_assert_int_eq(a.solvable, reach);
+        quiet_assert_int_eq(solve(cells, h, w, &a), RUBIKS_RECTANGLE_OK);
+        quiet_assert_int_eq(a.solvable, reach);
         if (a.solvable) {
             agree_solvable++;
-            ck_assert(replay_sorts(cells, h, w, &a));
+            quiet_assert(replay_sorts(cells, h, w, &a));
         } else {
             agree_unsolvable++;
         }
@@ -565,7 +566,7 @@ START_TEST(run_tables_replay)
     for (uint32_t key = 0; key < s.keys; key++)
         for (unsigned net = 0; net < 4; net++) {
             unsigned d0 = key % 24, d1 = key / 24 % 24, d2 = key / 576;
-            ck_assert_uint_eq(m.cost[key][net], s.cost[d0 + 24 * conj[d1] + 576 * d2][net]);
+            quiet_assert_uint_eq(m.cost[key][net], s.cost[d0 + 24 * conj[d1] + 576 * d2][net]);
             if (s.cost[key][net] == RR_COST_NONE) continue;
             finite++;
             /* The choice lists its column flips as 7-bit codes 1 + 2i (left before event i)
@@ -574,8 +575,8 @@ START_TEST(run_tables_replay)
             unsigned cost = 0, total = 0, cvs[RR_SEQ_MAX] = {0};
             for (; choice; choice >>= 7) {
                 unsigned slot = (unsigned)(choice & 127) - 1;
-                ck_assert_uint_lt(slot, 2 * (unsigned)len);
-                ck_assert_uint_eq(cvs[slot / 2] & (1u << (slot % 2)), 0);
+                quiet_assert_uint_lt(slot, 2 * (unsigned)len);
+                quiet_assert_uint_eq(cvs[slot / 2] & (1u << (slot % 2)), 0);
                 cvs[slot / 2] |= 1u << (slot % 2);
                 cost++;
             }
@@ -590,16 +591,16 @@ START_TEST(run_tables_replay)
                 if (rows[i] & RR_ROW_TOP) orbit_swap(orbit[j], 0, 1);
                 if (rows[i] & RR_ROW_BOTTOM) orbit_swap(orbit[j], 2, 3);
             }
-            ck_assert_uint_eq(cost, s.cost[key][net]);
-            ck_assert_uint_eq(total, net);
+            quiet_assert_uint_eq(cost, s.cost[key][net]);
+            quiet_assert_uint_eq(total, net);
             unsigned digit[3] = {d0, d1, d2};
             for (int j = 0; j < 3; j++) {
                 orbit_columns(orbit[j], net); /* phi = w n: the net applied once more */
                 /* Flips swap cells, so the labels read x -> f1(f2(...(x))): the order of
                  * perm[] and mul[]. */
                 for (int k = 0; k < 4; k++)
-                    ck_assert_msg(g.perm[digit[j]][k] == orbit[j][k], "key %u net %u pair %d", key,
-                                  net, j);
+                    quiet_assert_msg(g.perm[digit[j]][k] == orbit[j][k], "key %u net %u pair %d",
+                                     key, net, j);
             }
         }
     /* A complete run reaches each of the 12^3 tuples of its parities with some net. */
@@ -636,7 +637,7 @@ START_TEST(four_pair_run_tables_replay)
         unsigned cost = 0, total = 0, cvs[RR_SEQ_MAX] = {0};
         for (uint64_t choice = s.choice[key][net]; choice; choice >>= 7) {
             unsigned slot = (unsigned)(choice & 127) - 1;
-            ck_assert_uint_lt(slot, 2 * (unsigned)len);
+            quiet_assert_uint_lt(slot, 2 * (unsigned)len);
             cvs[slot / 2] |= 1u << (slot % 2);
             cost++;
         }
@@ -654,8 +655,8 @@ START_TEST(four_pair_run_tables_replay)
             if (rows[i] & RR_ROW_TOP) orbit_swap(orbit[j], 0, 1);
             if (rows[i] & RR_ROW_BOTTOM) orbit_swap(orbit[j], 2, 3);
         }
-        ck_assert_uint_eq(cost, s.cost[key][net]);
-        ck_assert_uint_eq(total, net);
+        quiet_assert_uint_eq(cost, s.cost[key][net]);
+        quiet_assert_uint_eq(total, net);
         for (int j = 0; j < 4; j++) {
             orbit_columns(orbit[j], net);
             unsigned digit = key;
@@ -663,8 +664,8 @@ START_TEST(four_pair_run_tables_replay)
             digit %= 24;
             if (j == pre_pair) digit = g.mul[g.row[pre]][digit];
             for (int k = 0; k < 4; k++)
-                ck_assert_msg(g.perm[digit][k] == orbit[j][k], "key %u net %u pair %d", key, net,
-                              j);
+                quiet_assert_msg(g.perm[digit][k] == orbit[j][k], "key %u net %u pair %d", key, net,
+                                 j);
         }
     }
     ck_assert_int_eq(checked, 3000);

@@ -110,8 +110,8 @@ static void check_same_as_http(const harness_server *s, const char *slug, const 
     ck_assert_msg(body != NULL, "cannot read %s", path);
     harness_response h = post(s, slug, json ? "application/json" : "text/plain", body, len);
     /* The budget of contest_samples_match_http's server: answers, not speed, are compared. */
-    const char *args[] = {slug, via_stdin ? "-" : path, "--time-limit-ms", "120000",
-                          json ? "--json" : NULL, NULL};
+    const char *args[] = {slug,     via_stdin ? "-" : path, "--time-limit-ms",
+                          "120000", json ? "--json" : NULL, NULL};
     run_result r = run_solve(via_stdin ? path : NULL, args);
     if (h.status == 200) {
         ck_assert_msg(r.status == 0, "%s %s: exit %d: %s", slug, path, r.status, r.err);

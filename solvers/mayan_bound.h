@@ -14,7 +14,8 @@
  * distance along the row of columns) from its counts now to any valid m; and all colours
  * together need at least sum D(c) / 2. A colour of 1 or 2 blocks has no valid m at all.
  *
- * D is computed by a small dynamic programme over the columns and cached per request. */
+ * D is computed by a small dynamic programme over the columns and cached: per request on wide
+ * boards, in tables shared by the process on boards of at most 5 columns. */
 #ifndef PUZZLED_MAYAN_BOUND_H
 #define PUZZLED_MAYAN_BOUND_H
 
@@ -33,7 +34,8 @@ typedef struct mayan_bound_entry {
     unsigned char cap_used;
 } mayan_bound_entry;
 
-/* A cache of D per request, direct-mapped: a lost entry is only computed again. */
+/* A cache of D per request (boards of more than 5 columns), direct-mapped: a lost entry is only
+ * computed again. */
 typedef struct mayan_bound {
     int width;
     int index_shift; /* 64 - log2(entries) */
@@ -42,10 +44,10 @@ typedef struct mayan_bound {
      * counts themselves (0: nothing; else 1 + 2 b + e: D = b when e is 1, D >= b when e is 0);
      * NULL on wider boards. D is a fact about the spread and the width only, so one table per
      * width serves every search of the process (mayan_bound.c): searches fill it as they go, and
-     * a request no longer pays the page faults of fresh tables (about 0.3 ms a solve, a third of
-     * a typical 5-move search). Entries are written whole with relaxed atomics: two searches
-     * that compute one at once each write something true (a weaker fact may overwrite a
-     * stronger one; it is then computed again). */
+     * a request no longer allocates and faults in fresh tables (that was about 2.5-3 ms of a
+     * typical 5-move search's 4-5 ms; bench/RESULTS-mayan.md, round 6). Entries are written whole
+     * with relaxed atomics: two searches that compute one at once each write something true (a
+     * weaker fact may overwrite a stronger one; it is then computed again). */
     _Atomic unsigned char *direct;
     /* Same boards: mayan_shift_mask per spread (bit 15: known), shared the same way. */
     _Atomic uint16_t *shifts;

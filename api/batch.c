@@ -165,6 +165,13 @@ static bool read_only_space(text_scan *s, void *ctx, api_error *err)
     return scan_end(s, err);
 }
 
+/* Each instance gets its own budget: the time limit, and the threads it may use. */
+static void instance_budget(budget *b, const api_batch_limits *limits)
+{
+    budget_init_ms(b, limits->time_limit_ms, NULL);
+    b->threads = limits->threads;
+}
+
 static step solve_text_batch(const api_puzzle *puzzle, const api_batch_limits *limits, input *in,
                              writer_ctx *w, size_t *solved, api_error *err)
 {
@@ -174,7 +181,7 @@ static step solve_text_batch(const api_puzzle *puzzle, const api_batch_limits *l
     size_t count = r.number;
     for (size_t k = 1; k <= count; k++) {
         budget b;
-        budget_init_ms(&b, limits->time_limit_ms, NULL);
+        instance_budget(&b, limits);
         r.number = k;
         st = read_text(in, read_instance, &r, err);
         if (st != STEP_DONE) return st;
@@ -210,7 +217,7 @@ static step solve_whole_text(const api_puzzle *puzzle, const api_batch_limits *l
     }
     in->buf[in->len] = '\0';
     budget b;
-    budget_init_ms(&b, limits->time_limit_ms, NULL);
+    instance_budget(&b, limits);
     api_answer *a = api_answer_solve(puzzle, API_FORMAT_TEXT, in->buf + in->start, len, &b, err);
     if (!a) return STEP_FAILED;
     step st = write_answer(w, a, err);
@@ -292,7 +299,7 @@ static step solve_json_values(const api_puzzle *puzzle, const api_batch_limits *
         char saved = in->buf[end];
         in->buf[end] = '\0';
         budget b;
-        budget_init_ms(&b, limits->time_limit_ms, NULL);
+        instance_budget(&b, limits);
         api_answer *a = api_answer_solve(puzzle, API_FORMAT_JSON, in->buf + in->start,
                                          end - in->start, &b, err);
         in->buf[end] = saved;

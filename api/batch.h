@@ -35,6 +35,7 @@ typedef struct api_batch_io {
 typedef struct api_batch_limits {
     long time_limit_ms;        /* per instance */
     size_t max_instance_bytes; /* the largest instance read (413 body_too_large beyond) */
+    int threads;               /* per instance (budget.threads) */
 } api_batch_limits;
 
 typedef enum api_batch_result {

@@ -205,7 +205,7 @@ static inline bool contract_check_batch(api_format fmt, const char *data, size_t
     s.out = malloc(CONTRACT_ANSWER_MAX + 1);
     if (!s.out) return contract_fail(f, "out of memory in the check");
     api_batch_io io = {contract_read_piece, contract_write_all, &s};
-    api_batch_limits limits = {CONTRACT_BUDGET_MS, CONTRACT_BATCH_INSTANCE_MAX};
+    api_batch_limits limits = {CONTRACT_BUDGET_MS, CONTRACT_BATCH_INSTANCE_MAX, 1};
     size_t solved = 0;
     api_error err;
     memset(&err, 0, sizeof err);

@@ -16,6 +16,7 @@
 
 static const char usage[] =
     "usage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] [--max-body BYTES]\n"
+    "                     [--solve-threads N]\n"
     "\n"
     "Solves the instances in FILE (or standard input when FILE is absent or \"-\") and writes\n"
     "the answers to standard output, byte for byte what POST /solve/<puzzle> answers.\n"
@@ -29,6 +30,9 @@ static const char usage[] =
     "                      (environment PUZZLED_TIME_LIMIT_MS)\n"
     "  --max-body BYTES    the largest instance read, 1..1073741824; default 16777216\n"
     "                      (environment PUZZLED_MAX_BODY)\n"
+    "  --solve-threads N   threads one instance may use, 1 or 2 (2: a long Mayan search adds\n"
+    "                      a helper thread); default 2, 1 on one CPU\n"
+    "                      (environment PUZZLED_SOLVE_THREADS)\n"
     "  --help              this text\n"
     "\n"
     "Exit status: 0 solved; 1 bad input (the contract's JSON error on standard error; answers to\n"
@@ -69,7 +73,7 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, "puzzled solve: ");
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nusage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] "
-                    "[--max-body BYTES]; see puzzled solve --help\n");
+                    "[--max-body BYTES] [--solve-threads N]; see puzzled solve --help\n");
     return 2;
 }
 
@@ -87,7 +91,7 @@ static bool number_option(const char *flag, const char *value, const char *env, 
 
 int cli_solve_main(int argc, char **argv)
 {
-    const char *slug = NULL, *file = NULL, *time_limit = NULL, *max_body = NULL;
+    const char *slug = NULL, *file = NULL, *time_limit = NULL, *max_body = NULL, *threads = NULL;
     api_format fmt = API_FORMAT_TEXT;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -96,9 +100,10 @@ int cli_solve_main(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--json") == 0) {
             fmt = API_FORMAT_JSON;
-        } else if (strcmp(arg, "--time-limit-ms") == 0 || strcmp(arg, "--max-body") == 0) {
+        } else if (strcmp(arg, "--time-limit-ms") == 0 || strcmp(arg, "--max-body") == 0 ||
+                   strcmp(arg, "--solve-threads") == 0) {
             if (i + 1 == argc) return usage_error("%s needs a value.", arg);
-            *(arg[2] == 't' ? &time_limit : &max_body) = argv[++i];
+            *(arg[2] == 't' ? &time_limit : arg[2] == 'm' ? &max_body : &threads) = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return usage_error("unknown option %s.", arg);
         } else if (!slug) {
@@ -113,8 +118,10 @@ int cli_solve_main(int argc, char **argv)
     const api_puzzle *puzzle = registry_find(slug);
     if (!puzzle) return usage_error("there is no puzzle \"%s\".", slug);
     long long ms = DEFAULT_TIME_LIMIT_MS, bytes = (long long)DEFAULT_MAX_BODY;
+    long long solve_threads = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
     if (!number_option("time-limit-ms", time_limit, "PUZZLED_TIME_LIMIT_MS", 1, 3600000, &ms) ||
-        !number_option("max-body", max_body, "PUZZLED_MAX_BODY", 1, 1LL << 30, &bytes))
+        !number_option("max-body", max_body, "PUZZLED_MAX_BODY", 1, 1LL << 30, &bytes) ||
+        !number_option("solve-threads", threads, "PUZZLED_SOLVE_THREADS", 1, 2, &solve_threads))
         return 2;
 
     int fd = STDIN_FILENO;
@@ -127,7 +134,7 @@ int cli_solve_main(int argc, char **argv)
     }
     json_object_seed(0);
     api_batch_io io = {read_fd, write_stdout, &fd};
-    api_batch_limits limits = {(long)ms, (size_t)bytes};
+    api_batch_limits limits = {(long)ms, (size_t)bytes, (int)solve_threads};
     size_t solved = 0;
     api_error err;
     api_batch_result result = api_batch_solve(puzzle, fmt, &limits, &io, &solved, &err);

@@ -21,6 +21,8 @@ static const option_spec options[] = {
     {"port", "PUZZLED_PORT", OPT_UNSIGNED, 0, 65535, "an integer 0..65535 (0 = ephemeral)", "8080"},
     {"bind", "PUZZLED_BIND", OPT_BIND, 0, 0, "an IPv4 or IPv6 address literal", "127.0.0.1"},
     {"workers", "PUZZLED_WORKERS", OPT_UNSIGNED, 1, 1024, "an integer 1..1024", "CPU count"},
+    {"solve-threads", "PUZZLED_SOLVE_THREADS", OPT_UNSIGNED, 1, 2,
+     "1 or 2 (2: a long Mayan search adds a helper thread)", "2 (1 on one CPU)"},
     {"queue", "PUZZLED_QUEUE", OPT_UNSIGNED, 1, 65536, "an integer 1..65536", "64"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1, 1LL << 30, "bytes, an integer 1..1073741824",
      "16777216 (16 MiB)"},
@@ -64,6 +66,7 @@ static void defaults(server_config *cfg, unsigned cpu_count)
     cfg->port = 8080;
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->workers = cpu_count < 1 ? 1 : cpu_count > 1024 ? 1024 : cpu_count;
+    cfg->solve_threads = cpu_count >= 2 ? 2 : 1;
     cfg->queue = 64;
     cfg->max_body = 16u << 20;
     cfg->time_limit_ms = 10000;
@@ -137,6 +140,8 @@ static int apply(server_config *cfg, const option_spec *o, const char *value, co
         snprintf(cfg->bind, sizeof cfg->bind, "%s", value);
     else if (strcmp(o->flag, "workers") == 0)
         cfg->workers = (unsigned)v;
+    else if (strcmp(o->flag, "solve-threads") == 0)
+        cfg->solve_threads = (unsigned)v;
     else if (strcmp(o->flag, "queue") == 0)
         cfg->queue = (unsigned)v;
     else if (strcmp(o->flag, "max-body") == 0)

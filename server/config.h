@@ -13,6 +13,8 @@ typedef struct server_config {
     unsigned port;                         /* 0 = an ephemeral port */
     char bind[CONFIG_BIND_MAX];            /* an IPv4 or IPv6 literal */
     unsigned workers;                      /* solver threads */
+    unsigned solve_threads;                /* threads one solve may use: 2 lets a deep search
+                                              add a helper thread (budget.threads) */
     unsigned queue;                        /* jobs waiting for a worker, at most */
     size_t max_body;                       /* request body limit, bytes */
     long time_limit_ms;                    /* per-request solver budget */

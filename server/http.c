@@ -550,6 +550,7 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
                   (now.tv_nsec - r->admitted.tv_nsec) / 1000000L;
     budget b;
     budget_init_ms(&b, r->srv->cfg.time_limit_ms - waited, &r->cancel);
+    b.threads = (int)r->srv->cfg.solve_threads;
     r->err.code = API_OK;
     json_arena_begin(); /* the parse tree is dropped inside api_answer_solve */
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);

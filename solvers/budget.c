@@ -7,6 +7,7 @@ void budget_init_unlimited(budget *b)
     b->cancel = NULL;
     b->countdown = 0;
     b->expired = false;
+    b->threads = 1;
 }
 
 void budget_init_ms(budget *b, long ms, const atomic_bool *cancel)
@@ -22,6 +23,7 @@ void budget_init_ms(budget *b, long ms, const atomic_bool *cancel)
     b->cancel = cancel;
     b->countdown = 0;
     b->expired = false;
+    b->threads = 1;
 }
 
 static bool deadline_passed(const budget *b)

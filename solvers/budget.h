@@ -16,6 +16,9 @@ typedef struct budget {
     const atomic_bool *cancel; /* set by another thread to stop the solver; may be NULL */
     unsigned countdown;
     bool expired; /* sticky: once out of time, always out of time */
+    /* Threads one solve may keep busy (1 unless the caller raises it): a deep Mayan search
+     * starts a helper thread when this is 2 or more. */
+    int threads;
 } budget;
 
 /* A budget that never runs out (tests, benchmarks). */

@@ -27,15 +27,25 @@
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
  * only the columns that changed (and their neighbours, for rows) are scanned.
  *
+ * A search that runs long may get a helper thread (struct helper below): it proves failures
+ * into the same table from the other end of the root's children; the answer stays this order's.
+ *
  * Board: columns of 4-bit cells, one 64-bit word each (mayan_columns.h); the table key packs the
  * columns end to end (mayan_table.h). */
 #include "mayan.h"
 
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mayan_bound.h"
 #include "mayan_columns.h"
 #include "mayan_table.h"
+
+typedef struct pending pending;
+typedef struct helper helper;
 
 typedef struct search {
     int width;
@@ -45,9 +55,12 @@ typedef struct search {
     int cell_bits; /* 3 when no colour exceeds 7, else 4 */
     budget *b;
     bool use_table;
-    int table_from; /* the fewest moves left that the table records */
-    mayan_table table;
+    int table_from;          /* the fewest moves left that the table records */
+    mayan_table *table;      /* shared with the helper */
+    int table_user;          /* the table's user: 0, the helper 1 */
+    bool answered_by_helper; /* path is the helper's solution */
     mayan_bound bound[1];
+    int bound_log2; /* the size of bound's cache (mayan_bound_init) */
     mayan_move path[MAYAN_MAX_MOVES];
     bool timed_out;
     uint64_t nodes;
@@ -57,6 +70,19 @@ typedef struct search {
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
     int chain[MAYAN_MAX_MOVES];
+    /* A second thread (helper, below) starts when this search has expanded helper_at nodes
+     * (0: never); then helper is set, in its search too. The root board and its move count are
+     * kept for it. */
+    uint64_t helper_at;
+    bool helper_first; /* tests: the helper runs to its end first (mayan_solve_helped) */
+    helper *helper;
+    const column *root_col;
+    const mayan_counts *root_cc;
+    const unsigned char *root_d;
+    int moves;
+    /* Set in the helper's own search only: the root's children, all collected, then searched
+     * last to first. */
+    pending *root_children;
 } search;
 
 #define NO_PREV (-1)
@@ -501,16 +527,18 @@ static inline void copy_key(uint64_t *to, const uint64_t *from, int words)
 
 /* A child that passed the bound, waiting to be searched: children are made a few at a time and
  * their table buckets asked for at once, then searched in the contest's order. */
-typedef struct pending {
+struct pending {
     column col[MAYAN_MAX_SIDE];
     mayan_counts cc[MAYAN_MAX_COLOUR + 1];
     spreads d;
     uint64_t key[MAYAN_TABLE_MAX_WORDS];
     int x, y, dir, code; /* code: see search.chain */
     bool keyed;          /* key holds the packed board (the table is asked about it) */
-} pending;
+};
 
 #define BATCH 8
+/* Every move of a board, at most: a drag either way or a swap from each cell. */
+#define ROOT_CHILDREN_MAX (2 * MAYAN_MAX_SIDE * MAYAN_MAX_SIDE)
 
 /* Is the failure table worth asking about a node with `left` moves and bounds d? With one move
  * left and two or more colours out of place, the last move is found or refused from a few bit
@@ -544,13 +572,35 @@ static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsig
     return true;
 }
 
-/* Searches the pending children in order; true when one holds a solution (path set). */
+/* A root move's place in the contest's order: by x, then y, then right before left. */
+static inline int move_rank(const pending *p)
+{
+    return (p->x * MAYAN_MAX_SIDE + p->y) * 2 + (p->dir < 0);
+}
+
+static void helper_publish(search *s, int rank);
+static bool helper_answered(search *s, int rank);
+
+/* Searches the pending children in order; true when one holds a solution (path set). The
+ * helper's root children go last to first, and a solution under one is handed over (the first
+ * thread takes it if it gets there). The helper stops there: the answer is that one or under a
+ * smaller child, and the first thread, coming from the smallest, is nearer to it (a helper
+ * going on measured slower, its table traffic slowing the first thread more than it helped). */
 static bool search_pending(search *s, pending *p, int count, int left, int ply)
 {
-    for (int i = 0; i < count; i++) {
-        s->chain[ply] = p[i].code;
+    bool helper_root = ply == 0 && s->root_children;
+    bool helped_root = ply == 0 && s->helper && !helper_root;
+    for (int k = 0; k < count; k++) {
+        int i = helper_root ? count - 1 - k : k;
+        if (helped_root && helper_answered(s, move_rank(&p[i])))
+            return s->answered_by_helper = true;
+        /* The commuting-swap cuts below a node take the smaller of two orders as searched
+         * already: true below the helper's root, where the order is the contest's, but not of
+         * the root's own children, which the helper searches last to first. */
+        s->chain[ply] = helper_root ? NO_PREV : p[i].code;
         if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
+            if (helper_root) helper_publish(s, move_rank(&p[i]));
             return true;
         }
         if (s->timed_out) return false;
@@ -561,8 +611,8 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
 /* Queues the child (already made in p[*count]) when it passes; searches the queue when full.
  * A child the table is not asked about waits its turn all the same: children are searched in
  * the contest's order. */
-static bool push_child(search *s, pending *p, int *count, bool still, int left, int ply, int x,
-                       int y, int dir, int code, const uint64_t *parent_key)
+static bool push_child(search *s, pending *p, int *count, int batch, bool still, int left, int ply,
+                       int x, int y, int dir, int code, const uint64_t *parent_key)
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
@@ -582,11 +632,116 @@ static bool push_child(search *s, pending *p, int *count, bool still, int left, 
         } else {
             mayan_key_pack(c->col, s->width, s->height, s->cell_bits, c->key);
         }
-        mayan_table_prefetch(&s->table, c->key);
+        mayan_table_prefetch(s->table, c->key);
     }
-    if (++*count < BATCH) return false;
+    if (++*count < batch) return false;
     *count = 0;
-    return search_pending(s, p, BATCH, left, ply);
+    return search_pending(s, p, batch, left, ply);
+}
+
+/* The helper: a second thread for a deep search, over the same failure table (shared while it
+ * runs, mayan_table_share). It searches the same root, its children last to first, so the two
+ * threads meet in the middle: each proves failures the other then finds in the table. It only
+ * ever adds proven failures (a search it stops early records nothing), and the first thread
+ * keeps the contest's order, so the answer is the one thread's answer; only the time changes.
+ * Below each root child the helper keeps the contest's order too, so the first solution it
+ * finds there is that child's smallest: the first thread, once every smaller child has failed,
+ * takes it instead of searching that child again. */
+struct helper {
+    pthread_t thread;
+    bool ran_here;    /* tests (helper_first): run to its end in the first thread, no thread */
+    atomic_bool stop; /* its budget's cancel flag */
+    budget b;         /* the request's deadline */
+    search s;
+    pthread_mutex_t lock;  /* guards found_path */
+    atomic_int found_rank; /* move_rank of the smallest root child solved so far; INT_MAX: none */
+    mayan_move found_path[MAYAN_MAX_MOVES];
+};
+
+/* The helper: its search's path is the smallest solution under root child `rank`. */
+static void helper_publish(search *s, int rank)
+{
+    helper *h = s->helper;
+    pthread_mutex_lock(&h->lock);
+    memcpy(h->found_path, s->path, sizeof h->found_path);
+    atomic_store_explicit(&h->found_rank, rank, memory_order_relaxed);
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* The first thread, about to search root child `rank` (every smaller one failed): has the
+ * helper solved it already? Then s->path is that solution, the answer. */
+static bool helper_answered(search *s, int rank)
+{
+    helper *h = s->helper;
+    if (atomic_load_explicit(&h->found_rank, memory_order_relaxed) > rank) return false;
+    pthread_mutex_lock(&h->lock);
+    memcpy(s->path, h->found_path, sizeof s->path);
+    pthread_mutex_unlock(&h->lock);
+    return true;
+}
+
+static void *helper_main(void *arg)
+{
+    helper *h = arg;
+    search *s = &h->s;
+    dfs(s, s->root_col, s->root_cc, s->root_d, s->moves, 0, NULL);
+    return NULL;
+}
+
+/* Starts the helper of search s; s goes on alone when anything fails. */
+static void helper_start(search *s)
+{
+    helper *h = calloc(1, sizeof *h);
+    if (!h) return;
+    h->s = *s;
+    search *hs = &h->s;
+    hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = 0;
+    hs->helper_at = 0;
+    hs->helper = h; /* set in both searches: they hand solutions over through it */
+    hs->table_user = 1;
+    pthread_mutex_init(&h->lock, NULL);
+    atomic_init(&h->found_rank, INT_MAX);
+    h->b = *s->b;
+    h->b.cancel = &h->stop;
+    h->b.threads = 1;
+    hs->b = &h->b;
+    atomic_init(&h->stop, false);
+    hs->root_children = malloc(ROOT_CHILDREN_MAX * sizeof *hs->root_children);
+    bool bound = hs->root_children && mayan_bound_init(hs->bound, s->width, s->bound_log2);
+    if (bound && mayan_table_share(s->table)) {
+        if (s->helper_first) {
+            helper_main(h);
+            h->ran_here = true;
+            s->helper = h;
+            return;
+        }
+        if (pthread_create(&h->thread, NULL, helper_main, h) == 0) {
+            s->helper = h;
+            return;
+        }
+        mayan_table_unshare(s->table);
+    }
+    if (bound) mayan_bound_free(hs->bound);
+    pthread_mutex_destroy(&h->lock);
+    free(hs->root_children);
+    free(h);
+}
+
+/* Stops and joins the helper of search s, if it has one; returns the nodes it expanded. */
+static uint64_t helper_finish(search *s)
+{
+    helper *h = s->helper;
+    if (!h) return 0;
+    atomic_store_explicit(&h->stop, true, memory_order_relaxed);
+    if (!h->ran_here) pthread_join(h->thread, NULL);
+    mayan_table_unshare(s->table);
+    uint64_t nodes = h->s.nodes;
+    mayan_bound_free(h->s.bound);
+    pthread_mutex_destroy(&h->lock);
+    free(h->s.root_children);
+    free(h);
+    s->helper = NULL;
+    return nodes;
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
@@ -606,21 +761,22 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     bool use_table = key != NULL;
     if (use_table) {
-        if (mayan_table_failed(&s->table, key, left)) {
+        if (mayan_table_failed(s->table, s->table_user, key, left)) {
             s->table_hits++;
             return false;
         }
     }
-    s->nodes++;
+    if (++s->nodes == s->helper_at) helper_start(s);
     if (left == 1) {
         bool found = last_move(s, col, cc, d, ply);
-        if (!found && use_table) mayan_table_add_failure(&s->table, key, left);
+        if (!found && use_table) mayan_table_add_failure(s->table, s->table_user, key, left);
         return found;
     }
     int w = s->width;
     bool noop_tried = false;
-    pending queue[BATCH];
-    int queued = 0;
+    pending batch_queue[BATCH], *queue = batch_queue;
+    int queued = 0, batch = BATCH;
+    if (ply == 0 && s->root_children) queue = s->root_children, batch = ROOT_CHILDREN_MAX;
     /* The bound on a child from its counts as the move leaves them, before any run vanishes:
      * settling cannot rescue a child ruled out there (mayan_bound.h). A move changes the D of
      * the one or two colours it shifts; every other colour must already fit in left - 1. */
@@ -739,7 +895,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     }
                     int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
                     const uint64_t *patch_from = next != NO_PREV && use_table ? key : NULL;
-                    if (push_child(s, queue, &queued, still, left, ply, x, y, 1, next, patch_from))
+                    if (push_child(s, queue, &queued, batch, still, left, ply, x, y, 1, next,
+                                   patch_from))
                         return true;
                     if (s->timed_out) return false;
                 }
@@ -762,7 +919,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 child_cc[v] += one_at(x - 1) - one_at(x);
                 child_d[v] = (unsigned char)dv;
                 drag(col, w, x, y, v, x - 1, child);
-                if (push_child(s, queue, &queued, false, left, ply, x, y, -1, NO_PREV, NULL))
+                if (push_child(s, queue, &queued, batch, false, left, ply, x, y, -1, NO_PREV, NULL))
                     return true;
                 if (s->timed_out) return false;
             }
@@ -770,7 +927,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     if (search_pending(s, queue, queued, left, ply)) return true;
     if (s->timed_out) return false;
-    if (use_table) mayan_table_add_failure(&s->table, key, left);
+    if (use_table) mayan_table_add_failure(s->table, s->table_user, key, left);
     return false;
 }
 
@@ -796,9 +953,11 @@ mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_r
 }
 
 /* force_direct: the direct tables of mayan_bound.h on boards of at most 5 columns even for 4 moves
- * or fewer, where a small cache is cheaper to set up (tests: mayan_solve_direct). */
+ * or fewer, where a small cache is cheaper to set up (tests: mayan_solve_direct). helper_at: the
+ * node that starts the helper thread (0: none); helper_first: see mayan_solve_helped. */
 static mayan_status solve_with(const mayan_board *board, int moves, size_t table_bytes,
-                               bool force_direct, budget *b, mayan_result *out)
+                               bool force_direct, uint64_t helper_at, bool helper_first, budget *b,
+                               mayan_result *out)
 {
     memset(out, 0, sizeof *out);
     if (!board_valid(board, moves)) return out->status = MAYAN_BAD_INPUT;
@@ -818,16 +977,22 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
         }
     if (board_empty(col, board->width)) return out->status = MAYAN_NO_SOLUTION;
 
+    mayan_table table;
     search s = {.width = board->width,
                 .height = board->height,
                 .colours = colours,
                 .cell_bits = colours <= 7 ? 3 : 4,
                 .key_words = mayan_key_words(board->width, board->height, colours <= 7 ? 3 : 4),
                 .table_from = MAYAN_TABLE_FROM,
-                .b = b};
+                .table = &table,
+                .b = b,
+                .root_col = col,
+                .root_cc = cc,
+                .moves = moves};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */
-    int cache_log2 = moves <= 4 && !force_direct ? 10 : board->width > 8 ? 18 : 16;
-    if (!mayan_bound_init(s.bound, board->width, cache_log2)) return out->status = MAYAN_NO_MEMORY;
+    s.bound_log2 = moves <= 4 && !force_direct ? 10 : board->width > 8 ? 18 : 16;
+    if (!mayan_bound_init(s.bound, board->width, s.bound_log2))
+        return out->status = MAYAN_NO_MEMORY;
     bool found = false;
     mayan_counts none[MAYAN_MAX_COLOUR + 1] = {0};
     spreads d = {0};
@@ -835,19 +1000,25 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
         s.bound_cuts++;
     } else {
         s.use_table = table_bytes > 0;
-        if (s.use_table && !mayan_table_init(&s.table, s.key_words, table_bytes)) {
+        if (s.use_table && !mayan_table_init(&table, s.key_words, table_bytes)) {
             mayan_bound_free(s.bound);
             return out->status = MAYAN_NO_MEMORY;
         }
+        /* The helper needs the table (it is how the two threads help each other). */
+        s.helper_at = s.use_table ? helper_at : 0;
+        s.helper_first = helper_first;
+        s.root_d = d;
         found = dfs(&s, col, cc, d, moves, 0, NULL);
+        out->helper_nodes = helper_finish(&s);
+        out->helper_answered = s.answered_by_helper;
     }
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;
     out->commute_cuts = s.commute_cuts;
     if (s.use_table) {
-        out->table_bytes = mayan_table_bytes(&s.table);
-        mayan_table_free(&s.table);
+        out->table_bytes = mayan_table_bytes(&table);
+        mayan_table_free(&table);
     }
     mayan_bound_free(s.bound);
     if (s.timed_out) return out->status = MAYAN_TIME_LIMIT;
@@ -860,10 +1031,17 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
 mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
                                 mayan_result *out)
 {
-    return solve_with(board, moves, table_bytes, false, b, out);
+    return solve_with(board, moves, table_bytes, false, b->threads > 1 ? MAYAN_HELPER_AT_NODES : 0,
+                      false, b, out);
+}
+
+mayan_status mayan_solve_helped(const mayan_board *board, int moves, uint64_t helper_at,
+                                bool helper_first, size_t table_bytes, budget *b, mayan_result *out)
+{
+    return solve_with(board, moves, table_bytes, false, helper_at, helper_first, b, out);
 }
 
 mayan_status mayan_solve_direct(const mayan_board *board, int moves, budget *b, mayan_result *out)
 {
-    return solve_with(board, moves, MAYAN_TABLE_MAX_BYTES, true, b, out);
+    return solve_with(board, moves, MAYAN_TABLE_MAX_BYTES, true, 0, false, b, out);
 }

@@ -42,6 +42,8 @@ typedef struct mayan_result {
     uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
     uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
     size_t table_bytes;    /* memory the failure table reached */
+    uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
+    bool helper_answered;  /* the helper thread found the answer first (the same answer) */
 } mayan_result;
 
 /* The failure table never grows beyond this many bytes; past it, entries are replaced. */
@@ -50,14 +52,26 @@ typedef struct mayan_result {
  * or 2 was measured equal or slower, with 2-3x the nodes; bench/RESULTS-mayan.md), except nodes
  * with one move left and two colours out of place, which bit masks answer faster. */
 #define MAYAN_TABLE_FROM 1
+/* A search that has expanded this many nodes (about 4 ms) is deep enough to pay for a thread. */
+#define MAYAN_HELPER_AT_NODES 8192
 
 /* Settles the board first (an initial board may hold runs), then searches. Returns out->status.
- * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out. */
+ * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out.
+ * With b->threads >= 2, a search still going after MAYAN_HELPER_AT_NODES nodes (about 4 ms)
+ * starts one helper thread, joined before the call returns: the answer is the same, only
+ * sooner (mayan.c). */
 mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_result *out);
 
 /* The same with the failure table capped at table_bytes (0: no table at all). The answer never
  * depends on the cap, only the time does; tests use it to exercise replacement. */
 mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t table_bytes, budget *b,
+                                mayan_result *out);
+
+/* Tests: mayan_solve_capped with the helper thread started after helper_at nodes (1: at the
+ * root), whatever b->threads says. With helper_first, the helper runs to its end first, in the
+ * calling thread, before the search goes on: what it hands over is then fixed, not a race. */
+mayan_status mayan_solve_helped(const mayan_board *board, int moves, uint64_t helper_at,
+                                bool helper_first, size_t table_bytes, budget *b,
                                 mayan_result *out);
 
 /* Tests: mayan_solve with the search's direct tables (mayan_bound.h) on boards of at most 5

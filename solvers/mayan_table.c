@@ -1,7 +1,10 @@
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "mayan_table.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -87,10 +90,61 @@ static bool same_key(const uint64_t *slot, const uint64_t *key, int words)
     return diff == 0;
 }
 
+static size_t buckets(const mayan_table *t)
+{
+    return atomic_load_explicit(&t->nbuckets, memory_order_relaxed);
+}
+
+static uint64_t *bucket_at(const mayan_table *t, uint64_t hash, size_t nbuckets)
+{
+    return t->slots + (size_t)(hash & (nbuckets - 1)) * WAYS * slot_words(t);
+}
+
 static uint64_t *bucket_of(const mayan_table *t, const uint64_t *key)
 {
-    size_t b = (size_t)key_hash(key, t->words) & (t->nbuckets - 1);
-    return t->slots + b * WAYS * slot_words(t);
+    return bucket_at(t, key_hash(key, t->words), buckets(t));
+}
+
+/* What two threads need to share the table (mayan_table_share). A bucket is guarded by the
+ * spin lock of its stripe (bucket % STRIPES; the threads meet on one about once in 256 calls).
+ * A growth moves entries between buckets: the thread that grows it first raises `growing`, then
+ * waits until the other is inside no call, and a call that finds `growing` raised waits outside
+ * until it is lowered (a store and a load on each side, sequentially consistent, so that one of
+ * the two always sees the other). Each lock and flag has its own cache line. */
+#define STRIPES 256
+struct mayan_table_shared {
+    struct {
+        _Alignas(64) pthread_spinlock_t lock;
+    } stripe[STRIPES];
+    _Alignas(64) atomic_bool growing;
+    struct {
+        _Alignas(64) atomic_bool inside;
+    } user[2];
+};
+
+static void enter(const mayan_table *t, int user)
+{
+    struct mayan_table_shared *sh = t->shared;
+    for (;;) {
+        atomic_store_explicit(&sh->user[user].inside, true, memory_order_seq_cst);
+        if (!atomic_load_explicit(&sh->growing, memory_order_seq_cst)) return;
+        atomic_store_explicit(&sh->user[user].inside, false, memory_order_release);
+        while (atomic_load_explicit(&sh->growing, memory_order_acquire)) sched_yield();
+    }
+}
+
+static void leave(const mayan_table *t, int user)
+{
+    atomic_store_explicit(&t->shared->user[user].inside, false, memory_order_release);
+}
+
+/* Inside a call: locks the stripe of the bucket of `hash` and returns the bucket. */
+static uint64_t *lock_bucket(const mayan_table *t, uint64_t hash, pthread_spinlock_t **held)
+{
+    size_t nbuckets = buckets(t); /* no growth while inside */
+    *held = &t->shared->stripe[(hash & (nbuckets - 1)) % STRIPES].lock;
+    pthread_spin_lock(*held);
+    return bucket_at(t, hash, nbuckets);
 }
 
 /* The deepest failure of a mask: how costly the entry was to find. */
@@ -100,10 +154,9 @@ static int mask_top(uint64_t mask)
 }
 
 /* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. */
-static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
+static void place(mayan_table *t, uint64_t *bucket, const uint64_t *key, uint64_t mask)
 {
     size_t sw = slot_words(t);
-    uint64_t *bucket = bucket_of(t, key);
     uint64_t *victim = NULL;
     int victim_top = 64;
     for (int i = 0; i < WAYS; i++) {
@@ -120,7 +173,14 @@ static void place(mayan_table *t, const uint64_t *key, uint64_t mask)
         int top = mask_top(meta);
         if (top < victim_top) victim = slot, victim_top = top;
     }
-    if (victim_top < 0) t->used++;
+    if (victim_top < 0) {
+        if (t->shared) /* two threads: count every insertion */
+            atomic_fetch_add_explicit(&t->used, 1, memory_order_relaxed);
+        else
+            atomic_store_explicit(&t->used,
+                                  atomic_load_explicit(&t->used, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+    }
     memcpy(victim, key, (size_t)t->words * sizeof *key);
     victim[t->words - 1] |= mask << MASK_SHIFT;
 }
@@ -153,11 +213,12 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
 {
     t->words = words;
     t->max_bytes = max_bytes;
-    t->used = 0;
+    atomic_init(&t->used, 0);
+    t->shared = NULL;
     size_t nbuckets = FIRST_BUCKETS;
     while (nbuckets > 1 && nbuckets * WAYS * (size_t)words * sizeof(uint64_t) > max_bytes)
         nbuckets /= 2;
-    t->nbuckets = nbuckets;
+    atomic_init(&t->nbuckets, nbuckets);
     size_t bytes = mayan_table_bytes(t);
     /* Where the address space is short, settle for a smaller cap (as growing did when memory
      * ran out): the table only saves time. */
@@ -179,7 +240,7 @@ void mayan_table_free(mayan_table *t)
 
 size_t mayan_table_bytes(const mayan_table *t)
 {
-    return t->nbuckets * WAYS * slot_words(t) * sizeof(uint64_t);
+    return buckets(t) * WAYS * slot_words(t) * sizeof(uint64_t);
 }
 
 void mayan_table_prefetch(const mayan_table *t, const uint64_t *key)
@@ -189,16 +250,28 @@ void mayan_table_prefetch(const mayan_table *t, const uint64_t *key)
     for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch((const char *)bucket + at);
 }
 
-bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth)
+static bool bucket_failed(const mayan_table *t, const uint64_t *bucket, const uint64_t *key,
+                          int depth)
 {
     size_t sw = slot_words(t);
-    const uint64_t *bucket = bucket_of(t, key);
     for (int i = 0; i < WAYS; i++) {
         const uint64_t *slot = bucket + (size_t)i * sw;
         if (slot_mask(t, slot) && same_key(slot, key, t->words))
             return (slot_mask(t, slot) >> depth) & 1;
     }
     return false;
+}
+
+bool mayan_table_failed(const mayan_table *t, int user, const uint64_t *key, int depth)
+{
+    uint64_t hash = key_hash(key, t->words);
+    if (!t->shared) return bucket_failed(t, bucket_at(t, hash, buckets(t)), key, depth);
+    enter(t, user);
+    pthread_spinlock_t *held;
+    bool failed = bucket_failed(t, lock_bucket(t, hash, &held), key, depth);
+    pthread_spin_unlock(held);
+    leave(t, user);
+    return failed;
 }
 
 static bool can_grow(const mayan_table *t)
@@ -211,8 +284,8 @@ static bool can_grow(const mayan_table *t)
  * from b. Bucket b keeps its other entries where they are (lookups scan all its slots). */
 static void grow(mayan_table *t)
 {
-    size_t old = t->nbuckets, sw = slot_words(t);
-    t->nbuckets = old * 2;
+    size_t old = buckets(t), sw = slot_words(t);
+    atomic_store_explicit(&t->nbuckets, old * 2, memory_order_relaxed);
     uint64_t key[MAYAN_TABLE_MAX_WORDS];
     for (size_t b = 0; b < old; b++) {
         uint64_t *bucket = t->slots + b * WAYS * sw, *high = bucket + old * WAYS * sw;
@@ -229,8 +302,60 @@ static void grow(mayan_table *t)
     }
 }
 
-void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth)
+static bool wants_growth(const mayan_table *t)
 {
-    if (t->used * LOAD_DEN > t->nbuckets * WAYS * LOAD_NUM && can_grow(t)) grow(t);
-    place(t, key, (uint64_t)1 << depth);
+    return atomic_load_explicit(&t->used, memory_order_relaxed) * LOAD_DEN >
+               buckets(t) * WAYS * LOAD_NUM &&
+           can_grow(t);
+}
+
+/* A shared table grows outside every call: when the other thread grows it at the same time,
+ * this one leaves it to that and waits in its next call. */
+static void grow_shared(mayan_table *t, int user)
+{
+    struct mayan_table_shared *sh = t->shared;
+    bool idle = false;
+    if (!atomic_compare_exchange_strong_explicit(&sh->growing, &idle, true, memory_order_seq_cst,
+                                                 memory_order_relaxed))
+        return;
+    while (atomic_load_explicit(&sh->user[1 - user].inside, memory_order_seq_cst)) sched_yield();
+    if (wants_growth(t)) grow(t);
+    atomic_store_explicit(&sh->growing, false, memory_order_release);
+}
+
+void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int depth)
+{
+    uint64_t mask = (uint64_t)1 << depth;
+    if (!t->shared) {
+        if (wants_growth(t)) grow(t);
+        place(t, bucket_of(t, key), key, mask);
+        return;
+    }
+    if (wants_growth(t)) grow_shared(t, user);
+    enter(t, user);
+    pthread_spinlock_t *held;
+    place(t, lock_bucket(t, key_hash(key, t->words), &held), key, mask);
+    pthread_spin_unlock(held);
+    leave(t, user);
+}
+
+bool mayan_table_share(mayan_table *t)
+{
+    struct mayan_table_shared *sh = aligned_alloc(64, sizeof *sh);
+    if (!sh) return false;
+    for (int i = 0; i < STRIPES; i++)
+        pthread_spin_init(&sh->stripe[i].lock, PTHREAD_PROCESS_PRIVATE);
+    atomic_init(&sh->growing, false);
+    atomic_init(&sh->user[0].inside, false);
+    atomic_init(&sh->user[1].inside, false);
+    t->shared = sh;
+    return true;
+}
+
+void mayan_table_unshare(mayan_table *t)
+{
+    if (!t->shared) return;
+    for (int i = 0; i < STRIPES; i++) pthread_spin_destroy(&t->shared->stripe[i].lock);
+    free(t->shared);
+    t->shared = NULL;
 }

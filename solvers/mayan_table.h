@@ -9,6 +9,7 @@
 #ifndef PUZZLED_MAYAN_TABLE_H
 #define PUZZLED_MAYAN_TABLE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,14 +19,19 @@
 #define MAYAN_TABLE_MASK_BITS 16
 #define MAYAN_TABLE_MAX_WORDS 17
 
+struct mayan_table_shared;
+
 typedef struct mayan_table {
     uint64_t *slots; /* nbuckets * 4 slots of `words` words (the key, the mask inside), aligned */
     void *region;    /* the reserved address space that holds slots at every size */
     size_t region_bytes;
-    size_t nbuckets; /* a power of two */
-    size_t used;     /* occupied slots */
+    /* Atomic only for the two threads of a shared table (mayan_table_share): a relaxed load is
+     * a plain load, so one thread pays nothing for it. */
+    _Atomic size_t nbuckets; /* a power of two */
+    _Atomic size_t used;     /* occupied slots (shared: an estimate, enough to decide growth) */
     size_t max_bytes;
-    int words; /* key words */
+    int words;                         /* key words */
+    struct mayan_table_shared *shared; /* NULL: one thread uses the table */
 } mayan_table;
 
 /* The key of a board given as columns of 4-bit cells (cell y of column x in bits 4y..4y+3 of
@@ -53,11 +59,19 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes);
 void mayan_table_free(mayan_table *t);
 size_t mayan_table_bytes(const mayan_table *t);
 
-/* Is it recorded that `key` has no solution with exactly `depth` (1..15) moves left? */
-bool mayan_table_failed(const mayan_table *t, const uint64_t *key, int depth);
-void mayan_table_add_failure(mayan_table *t, const uint64_t *key, int depth);
+/* Is it recorded that `key` has no solution with exactly `depth` (1..15) moves left? user: 0
+ * for the thread that made the table, 1 for the second one while the table is shared. */
+bool mayan_table_failed(const mayan_table *t, int user, const uint64_t *key, int depth);
+void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int depth);
 
 /* Asks the memory for key's bucket ahead of mayan_table_failed (a hint; changes nothing). */
 void mayan_table_prefetch(const mayan_table *t, const uint64_t *key);
+
+/* Lets a second thread (user 1) use the table at the same time, until mayan_table_unshare:
+ * every call then locks the bucket it reads or writes, and a growth waits until the other
+ * thread is in no call (mayan_table.c). Call it before the second thread starts, and unshare
+ * after it has stopped. false when out of memory (nothing changed). */
+bool mayan_table_share(mayan_table *t);
+void mayan_table_unshare(mayan_table *t);
 
 #endif

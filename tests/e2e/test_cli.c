@@ -342,6 +342,37 @@ START_TEST(bad_instance_mid_batch)
 }
 END_TEST
 
+/* Deep Mayan boards (tests/data/mayan/deep-*.in): the server, whose searches add a helper
+ * thread once they run long, answers byte for byte what the CLI answers with one thread. */
+START_TEST(mayan_helper_answers_as_one_thread)
+{
+    harness_server s;
+    ck_assert(harness_start(
+        &s, (const char *[]){"--solve-threads", "2", "--time-limit-ms", "120000", NULL}));
+    static const char *const files[] = {DATA "mayan/deep-6-none.in",
+                                        DATA "mayan/deep-7-solvable.in"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len = 0;
+        char *body = harness_read_file(files[i], &len);
+        ck_assert_msg(body != NULL, "cannot read %s", files[i]);
+        harness_response h = post(&s, "mayan", "text/plain", body, len);
+        ck_assert_int_eq(h.status, 200);
+        run_result r = run_solve(NULL, (const char *[]){"mayan", files[i], "--solve-threads", "1",
+                                                        "--time-limit-ms", "120000", NULL});
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", files[i], r.status, r.err);
+        ck_assert_msg(r.out_len == h.body_len && memcmp(r.out, h.body, h.body_len) == 0,
+                      "%s: one thread wrote\n%.300s\nbut the server answered\n%.300s", files[i],
+                      r.out, h.body);
+        /* The first has no solution (-1), the second one of seven moves. */
+        ck_assert_int_eq(strncmp(h.body, "-1", 2) == 0, i == 0);
+        run_free(&r);
+        harness_response_free(&h);
+        free(body);
+    }
+    ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
 START_TEST(time_budget_applies)
 {
     /* A 1000 x 1000 board with its first row and column reversed takes the solver far longer
@@ -377,6 +408,7 @@ START_TEST(usage_errors_exit_2)
         {"nine", "a", "b", NULL},
         {"nine", "--time-limit-ms", "0", NULL},
         {"nine", "--max-body", NULL},
+        {"nine", "--solve-threads", "3", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run_solve(NULL, cases[i]);
@@ -401,6 +433,7 @@ int main(void)
     tcase_add_test(tc, json_batch_answers_each_value);
     tcase_add_test(tc, text_batch_streams_past_max_body);
     tcase_add_test(tc, bad_instance_mid_batch);
+    tcase_add_test(tc, mayan_helper_answers_as_one_thread);
     tcase_add_test(tc, time_budget_applies);
     tcase_add_test(tc, usage_errors_exit_2);
     suite_add_tcase(s, tc);

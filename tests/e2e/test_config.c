@@ -34,6 +34,7 @@ START_TEST(defaults)
     ck_assert_uint_eq(cfg.port, 8080);
     ck_assert_str_eq(cfg.bind, "127.0.0.1");
     ck_assert_uint_eq(cfg.workers, 3); /* the CPU count passed in */
+    ck_assert_uint_eq(cfg.solve_threads, 2);
     ck_assert_uint_eq(cfg.queue, 64);
     ck_assert_uint_eq(cfg.max_body, 16u * 1024 * 1024);
     ck_assert_int_eq(cfg.time_limit_ms, 10000);
@@ -117,6 +118,25 @@ START_TEST(bad_values)
 }
 END_TEST
 
+/* Two threads for one solve by default, one on a machine of one CPU; 1 or 2 when given. */
+START_TEST(solve_threads)
+{
+    server_config cfg;
+    char err[256];
+    ck_assert_int_eq(config_parse(&cfg, 1, (char *[]){"puzzled", NULL}, NULL, 1, err, sizeof err),
+                     CONFIG_OK);
+    ck_assert_uint_eq(cfg.solve_threads, 1);
+    const char *env[] = {"PUZZLED_SOLVE_THREADS=1", NULL};
+    ck_assert_int_eq(parse(&cfg, env, NULL, err), CONFIG_OK);
+    ck_assert_uint_eq(cfg.solve_threads, 1);
+    ck_assert_int_eq(parse(&cfg, env, (const char *[]){"--solve-threads", "2", NULL}, err),
+                     CONFIG_OK);
+    ck_assert_uint_eq(cfg.solve_threads, 2);
+    refuse(NULL, (const char *[]){"--solve-threads", "3", NULL}, "solve-threads", "1 or 2");
+    refuse(NULL, (const char *[]){"--solve-threads", "0", NULL}, "solve-threads", "1 or 2");
+}
+END_TEST
+
 START_TEST(help)
 {
     server_config cfg;
@@ -130,6 +150,8 @@ START_TEST(help)
                            "PUZZLED_BIND",
                            "--workers",
                            "PUZZLED_WORKERS",
+                           "--solve-threads",
+                           "PUZZLED_SOLVE_THREADS",
                            "--queue",
                            "PUZZLED_QUEUE",
                            "--max-body",
@@ -158,6 +180,7 @@ int main(void)
     tcase_add_test(tc, defaults);
     tcase_add_test(tc, env_then_flags);
     tcase_add_test(tc, bad_values);
+    tcase_add_test(tc, solve_threads);
     tcase_add_test(tc, help);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -8,6 +8,7 @@
  * equal swaps included) in the contest's order and prunes nothing. The lower bound's programme
  * (mayan_bound.c) is checked against a brute force over target spreads and sets of lines. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -949,29 +950,29 @@ START_TEST(table_keeps_depths_apart)
     mayan_table t;
     ck_assert(mayan_table_init(&t, 3, (size_t)16 << 20));
     uint64_t a[3] = {1, 2, 3}, b[3] = {1, 2, 4};
-    ck_assert(!mayan_table_failed(&t, a, 3));
-    mayan_table_add_failure(&t, a, 3);
-    ck_assert(mayan_table_failed(&t, a, 3));
-    ck_assert(!mayan_table_failed(&t, a, 2));
-    ck_assert(!mayan_table_failed(&t, a, 4));
-    ck_assert(!mayan_table_failed(&t, b, 3));
-    mayan_table_add_failure(&t, a, 1);
-    ck_assert(mayan_table_failed(&t, a, 1) && mayan_table_failed(&t, a, 3));
-    ck_assert(!mayan_table_failed(&t, a, 2));
+    ck_assert(!mayan_table_failed(&t, 0, a, 3));
+    mayan_table_add_failure(&t, 0, a, 3);
+    ck_assert(mayan_table_failed(&t, 0, a, 3));
+    ck_assert(!mayan_table_failed(&t, 0, a, 2));
+    ck_assert(!mayan_table_failed(&t, 0, a, 4));
+    ck_assert(!mayan_table_failed(&t, 0, b, 3));
+    mayan_table_add_failure(&t, 0, a, 1);
+    ck_assert(mayan_table_failed(&t, 0, a, 1) && mayan_table_failed(&t, 0, a, 3));
+    ck_assert(!mayan_table_failed(&t, 0, a, 2));
     /* Many keys: it grows; a key is never reported at a depth it did not fail at, and nearly
      * all stay (a full bucket may replace one). */
     for (uint64_t i = 0; i < 100000; i++) {
         uint64_t k[3] = {i, i * 7, i ^ 0x55};
-        mayan_table_add_failure(&t, k, 1 + (int)(i % 10));
+        mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 10));
     }
     int kept = 0;
     for (uint64_t i = 0; i < 100000; i++) {
         uint64_t k[3] = {i, i * 7, i ^ 0x55};
-        kept += mayan_table_failed(&t, k, 1 + (int)(i % 10));
+        kept += mayan_table_failed(&t, 0, k, 1 + (int)(i % 10));
         for (int d = 1; d <= 10; d++)
-            if (d != 1 + (int)(i % 10)) quiet_assert(!mayan_table_failed(&t, k, d));
+            if (d != 1 + (int)(i % 10)) quiet_assert(!mayan_table_failed(&t, 0, k, d));
         uint64_t never[3] = {i, i * 7 + 1, i};
-        quiet_assert(!mayan_table_failed(&t, never, 1 + (int)(i % 10)));
+        quiet_assert(!mayan_table_failed(&t, 0, never, 1 + (int)(i % 10)));
     }
     ck_assert_int_ge(kept, 90000);
     ck_assert_uint_le(mayan_table_bytes(&t), (size_t)16 << 20);
@@ -1087,9 +1088,9 @@ START_TEST(table_memory_is_bounded)
     ck_assert(mayan_table_init(&t, 5, 4096));
     for (uint64_t i = 0; i < 200000; i++) {
         uint64_t k[5] = {i, 0, i * 3, 0, 1};
-        mayan_table_add_failure(&t, k, 1 + (int)(i % 7));
+        mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 7));
         /* The newest entry is always kept. */
-        quiet_assert(mayan_table_failed(&t, k, 1 + (int)(i % 7)));
+        quiet_assert(mayan_table_failed(&t, 0, k, 1 + (int)(i % 7)));
         quiet_assert_uint_le(mayan_table_bytes(&t), 4096);
     }
     mayan_table_free(&t);
@@ -1108,19 +1109,19 @@ START_TEST(table_grows_in_place)
     enum { KEYS = 60000 };
     for (uint64_t i = 0; i < KEYS; i++) {
         uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
-        mayan_table_add_failure(&t, k, 1 + (int)(i % 9));
+        mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 9));
     }
     ck_assert_uint_gt(mayan_table_bytes(&t), 8 * start);
     int kept = 0;
     for (uint64_t i = 0; i < KEYS; i++) {
         uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
         for (int depth = 1; depth <= 9; depth++) {
-            bool failed = mayan_table_failed(&t, k, depth);
+            bool failed = mayan_table_failed(&t, 0, k, depth);
             quiet_assert(!failed || depth == 1 + (int)(i % 9));
             kept += failed;
         }
         uint64_t never[2] = {i * 0x9E3779B97F4A7C15ULL, 1000 + i % 1000};
-        quiet_assert(!mayan_table_failed(&t, never, 1 + (int)(i % 9)));
+        quiet_assert(!mayan_table_failed(&t, 0, never, 1 + (int)(i % 9)));
     }
     ck_assert_int_ge(kept, KEYS - KEYS / 10);
     mayan_table_free(&t);
@@ -1150,6 +1151,199 @@ START_TEST(table_cap_never_changes_the_answer)
         ck_assert_uint_le(tiny.table_bytes, 2048);
         if (full.status == MAYAN_SOLVED) assert_replays(&t, &full, n);
     }
+}
+END_TEST
+
+/* ---------- the helper thread ---------- */
+
+/* Balanced 5 x 7 piles (colour counts in multiples of three): deep enough searches that often
+ * have a solution. */
+static tboard balanced_pile(void)
+{
+    tboard t = empty_board(5, 7);
+    int k = 2 + rnd(3), blocks = 3 * (k + rnd(2));
+    for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
+    return t;
+}
+
+/* A full 5 x 7 board without a run of three, colours 1..k: the contest's hardest kind. */
+static tboard full_board(int k)
+{
+    tboard t = empty_board(5, 7);
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++) {
+            int v;
+            do v = 1 + rnd(k);
+            while ((x >= 2 && t.g[x - 1][y] == v && t.g[x - 2][y] == v) ||
+                   (y >= 2 && t.g[x][y - 1] == v && t.g[x][y - 2] == v));
+            t.g[x][y] = v;
+        }
+    return t;
+}
+
+/* The helper only adds proven failures to the table the two threads share, and the first
+ * thread keeps the contest's order: every board gets the one-thread answer, whenever the
+ * helper starts and whatever the table's size (a small one replaces entries, a growing one
+ * doubles while shared). */
+START_TEST(helper_never_changes_the_answer)
+{
+    int solvable = 0, helped = 0, solved_helped = 0, by_helper = 0;
+    uint64_t helper_nodes = 0;
+    for (int i = 0; i < 600; i++) {
+        tboard t;
+        int n;
+        if (i % 3 == 0) {
+            t = balanced_pile();
+            n = 2 + rnd(3);
+        } else if (i % 3 == 1) {
+            t = full_board(3 + rnd(3));
+            n = 4 + rnd(2);
+        } else {
+            int w = 3 + rnd(8), h = 3 + rnd(6);
+            t = random_board(w, h, imin_t(h, 4), 3 + rnd(2));
+            n = 3 + rnd(2);
+        }
+        mayan_board m = to_mayan(&t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_result one, two;
+        mayan_solve(&m, n, &b, &one);
+        size_t cap = i % 4 == 0 ? 4096 : i % 4 == 1 ? 65536 : MAYAN_TABLE_MAX_BYTES;
+        /* Small searches get their helper at once, or it would never start. */
+        uint64_t at = 1 + (uint64_t)rnd(i % 3 == 1 ? 64 : 4);
+        mayan_solve_helped(&m, n, at, false, cap, &b, &two);
+        quiet_assert_int_eq(one.status, two.status);
+        quiet_assert(one.status == MAYAN_SOLVED || one.status == MAYAN_NO_SOLUTION);
+        quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
+        if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
+        solvable += one.status == MAYAN_SOLVED;
+        /* Until it starts the helper, the search is the one-thread search. */
+        bool started = one.nodes >= at;
+        helped += started;
+        solved_helped += started && two.status == MAYAN_SOLVED;
+        helper_nodes += two.helper_nodes;
+        by_helper += two.helper_answered;
+    }
+    printf(
+        "helper: %d of 600 solvable, %d helped (%d of them solvable, %d answered by the helper)\n",
+        solvable, helped, solved_helped, by_helper);
+    /* Meaningful only if the helper ran, and on solvable boards too. */
+    ck_assert_int_ge(helped, 300);
+    ck_assert_int_ge(solved_helped, 25);
+    ck_assert_uint_gt(helper_nodes, 0);
+}
+END_TEST
+
+/* The helper hands over its first solution, the smallest under the largest root child that has
+ * one, and the first thread takes it when every smaller child has failed: run first and to its
+ * end (no race), the hand-over happens on every board whose solutions all start with the same
+ * move, and the answer is still the one-thread answer. */
+START_TEST(helper_hands_over_its_solution)
+{
+    int solvable = 0, handed = 0;
+    for (int i = 0; i < 400; i++) {
+        tboard t = i % 2 ? full_board(3 + rnd(3)) : balanced_pile();
+        int n = i % 2 ? 4 + rnd(2) : 2 + rnd(3);
+        mayan_board m = to_mayan(&t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_result one, two;
+        mayan_solve(&m, n, &b, &one);
+        mayan_solve_helped(&m, n, 1, true, MAYAN_TABLE_MAX_BYTES, &b, &two);
+        quiet_assert_int_eq(one.status, two.status);
+        quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
+        if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
+        solvable += one.status == MAYAN_SOLVED;
+        handed += two.helper_answered;
+        quiet_assert(!two.helper_answered || two.status == MAYAN_SOLVED);
+    }
+    printf("hand-over: %d of %d solvable boards answered by the helper\n", handed, solvable);
+    ck_assert_int_ge(handed, 5);
+    ck_assert_int_lt(handed, solvable); /* and the others by the first thread */
+}
+END_TEST
+
+/* Two threads on one shared table, both adding and asking while it grows (or, capped small,
+ * replaces entries): a key is never found at a depth it was not given, a key never added is
+ * never found, and a thread finds most of what it added. */
+typedef struct table_worker {
+    mayan_table *t;
+    int user; /* the table's user 0 or 1; adds keys user, user + 2, ... */
+    int found;
+} table_worker;
+
+enum { SHARED_KEYS = 40000 };
+
+static void shared_key(uint64_t i, uint64_t *k)
+{
+    k[0] = i * 0x9E3779B97F4A7C15ULL;
+    k[1] = i % 1000;
+}
+
+static void *table_worker_main(void *arg)
+{
+    table_worker *w = arg;
+    for (uint64_t i = (uint64_t)w->user; i < 2 * SHARED_KEYS; i += 2) {
+        uint64_t k[2], never[2];
+        shared_key(i, k);
+        mayan_table_add_failure(w->t, w->user, k, 1 + (int)(i % 9));
+        w->found += mayan_table_failed(w->t, w->user, k, 1 + (int)(i % 9));
+        quiet_assert(!mayan_table_failed(w->t, w->user, k, 10));
+        /* The other thread's keys: present or not, never at another depth. */
+        uint64_t other = i ^ 1;
+        shared_key(other, never);
+        quiet_assert(!mayan_table_failed(w->t, w->user, never, 1 + (int)((other + 1) % 9)));
+        never[1] += 1000;
+        quiet_assert(!mayan_table_failed(w->t, w->user, never, 1 + (int)(other % 9)));
+    }
+    return NULL;
+}
+
+START_TEST(shared_table_answers_exactly)
+{
+    for (int round = 0; round < 2; round++) {
+        mayan_table t;
+        ck_assert(mayan_table_init(&t, 2, round == 0 ? (size_t)4 << 20 : 4096));
+        size_t start = mayan_table_bytes(&t);
+        ck_assert(mayan_table_share(&t));
+        table_worker w[2] = {{&t, 0, 0}, {&t, 1, 0}};
+        pthread_t other;
+        ck_assert_int_eq(pthread_create(&other, NULL, table_worker_main, &w[1]), 0);
+        table_worker_main(&w[0]);
+        ck_assert_int_eq(pthread_join(other, NULL), 0);
+        mayan_table_unshare(&t);
+        if (round == 0) {
+            ck_assert_uint_gt(mayan_table_bytes(&t), 8 * start);
+            /* Each finds its newest entry unless the other thread's replaced it just then. */
+            ck_assert_int_ge(w[0].found + w[1].found, 2 * SHARED_KEYS - SHARED_KEYS / 100);
+        } else {
+            ck_assert_uint_le(mayan_table_bytes(&t), 4096);
+        }
+        mayan_table_free(&t);
+    }
+}
+END_TEST
+
+/* A helped search stops with its budget (the helper is told and joined): a deep search of a
+ * 16 x 16 board runs out of 100 ms, or of a cancel flag. */
+START_TEST(helper_stops_with_the_budget)
+{
+    mayan_board m;
+    memset(&m, 0, sizeof m);
+    m.width = 16;
+    m.height = 16;
+    for (int x = 0; x < 16; x++)
+        for (int y = 0; y < 16; y++) m.cell[x][y] = (unsigned char)(1 + (x + 2 * y) % 4);
+    budget b;
+    mayan_result r;
+    budget_init_ms(&b, 100, NULL);
+    ck_assert_int_eq(mayan_solve_helped(&m, 10, 1, false, MAYAN_TABLE_MAX_BYTES, &b, &r),
+                     MAYAN_TIME_LIMIT);
+    ck_assert_uint_gt(r.helper_nodes, 0);
+    atomic_bool cancel = true;
+    budget_init_ms(&b, 60000, &cancel);
+    ck_assert_int_eq(mayan_solve_helped(&m, 10, 1, false, MAYAN_TABLE_MAX_BYTES, &b, &r),
+                     MAYAN_TIME_LIMIT);
 }
 END_TEST
 
@@ -1247,6 +1441,14 @@ int main(void)
     tcase_add_test(bound, many_colours_out_of_place);
     tcase_add_test(bound, swap_run_rows_matches_one_row);
     suite_add_tcase(s, bound);
+    /* CK_RUN_CASE=helper runs this case alone (the ThreadSanitizer stage does). */
+    TCase *helper = tcase_create("helper");
+    tcase_set_timeout(helper, 600);
+    tcase_add_test(helper, helper_never_changes_the_answer);
+    tcase_add_test(helper, helper_hands_over_its_solution);
+    tcase_add_test(helper, shared_table_answers_exactly);
+    tcase_add_test(helper, helper_stops_with_the_budget);
+    suite_add_tcase(s, helper);
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 600);
     tcase_add_test(random, random_small_boards);

@@ -503,8 +503,9 @@ START_TEST(bad_input)
 }
 END_TEST
 
-/* A full 16 x 16 board without runs, 10 moves: far beyond a millisecond. */
-START_TEST(time_limit)
+/* A full 16 x 16 board of four colours in diagonal stripes, without runs: 10 moves on it are
+ * far beyond a millisecond (and a second). */
+static mayan_board striped_16x16(void)
 {
     mayan_board m;
     memset(&m, 0, sizeof m);
@@ -512,6 +513,12 @@ START_TEST(time_limit)
     m.height = 16;
     for (int x = 0; x < 16; x++)
         for (int y = 0; y < 16; y++) m.cell[x][y] = (unsigned char)(1 + (x + 2 * y) % 4);
+    return m;
+}
+
+START_TEST(time_limit)
+{
+    mayan_board m = striped_16x16();
     budget b;
     mayan_result r;
     budget_init_ms(&b, 1, NULL);
@@ -1328,12 +1335,7 @@ END_TEST
  * 16 x 16 board runs out of 100 ms, or of a cancel flag. */
 START_TEST(helper_stops_with_the_budget)
 {
-    mayan_board m;
-    memset(&m, 0, sizeof m);
-    m.width = 16;
-    m.height = 16;
-    for (int x = 0; x < 16; x++)
-        for (int y = 0; y < 16; y++) m.cell[x][y] = (unsigned char)(1 + (x + 2 * y) % 4);
+    mayan_board m = striped_16x16();
     budget b;
     mayan_result r;
     budget_init_ms(&b, 100, NULL);

@@ -113,6 +113,9 @@ struct mayan_table_shared {
     _Alignas(64) atomic_bool growing;
     struct {
         _Alignas(64) atomic_bool inside;
+        /* Slots this user filled while shared: a count per thread, in its own cache line (one
+         * count written by both threads cost a cache miss on every call). */
+        _Atomic size_t filled;
     } user[2];
 };
 
@@ -179,8 +182,9 @@ static int mask_top(uint64_t mask)
     return 63 - __builtin_clzll(mask);
 }
 
-/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. */
-static void place(mayan_table *t, uint64_t *bucket, const uint64_t *key, uint64_t mask)
+/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. true
+ * when it filled an empty slot. */
+static bool place(const mayan_table *t, uint64_t *bucket, const uint64_t *key, uint64_t mask)
 {
     size_t sw = slot_words(t);
     uint64_t *victim = NULL;
@@ -194,21 +198,14 @@ static void place(mayan_table *t, uint64_t *bucket, const uint64_t *key, uint64_
         }
         if (same_key(slot, key, t->words)) {
             slot[t->words - 1] |= mask << MASK_SHIFT;
-            return;
+            return false;
         }
         int top = mask_top(meta);
         if (top < victim_top) victim = slot, victim_top = top;
     }
-    if (victim_top < 0) {
-        if (t->shared) /* two threads: count every insertion */
-            atomic_fetch_add_explicit(&t->used, 1, memory_order_relaxed);
-        else
-            atomic_store_explicit(&t->used,
-                                  atomic_load_explicit(&t->used, memory_order_relaxed) + 1,
-                                  memory_order_relaxed);
-    }
     memcpy(victim, key, (size_t)t->words * sizeof *key);
     victim[t->words - 1] |= mask << MASK_SHIFT;
+    return victim_top < 0;
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -239,7 +236,7 @@ bool mayan_table_init(mayan_table *t, int words, size_t max_bytes)
 {
     t->words = words;
     t->max_bytes = max_bytes;
-    atomic_init(&t->used, 0);
+    t->used = 0;
     t->shared = NULL;
     size_t nbuckets = FIRST_BUCKETS;
     while (nbuckets > 1 && nbuckets * WAYS * (size_t)words * sizeof(uint64_t) > max_bytes)
@@ -329,11 +326,18 @@ static void grow(mayan_table *t)
     }
 }
 
+static size_t slots_used(const mayan_table *t)
+{
+    size_t used = t->used;
+    if (t->shared)
+        for (int u = 0; u < 2; u++)
+            used += atomic_load_explicit(&t->shared->user[u].filled, memory_order_relaxed);
+    return used;
+}
+
 static bool wants_growth(const mayan_table *t)
 {
-    return atomic_load_explicit(&t->used, memory_order_relaxed) * LOAD_DEN >
-               buckets(t) * WAYS * LOAD_NUM &&
-           can_grow(t);
+    return slots_used(t) * LOAD_DEN > buckets(t) * WAYS * LOAD_NUM && can_grow(t);
 }
 
 /* A shared table grows outside every call: when the other thread grows it at the same time,
@@ -355,14 +359,17 @@ void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int 
     uint64_t mask = (uint64_t)1 << depth;
     if (!t->shared) {
         if (wants_growth(t)) grow(t);
-        place(t, bucket_of(t, key), key, mask);
+        t->used += place(t, bucket_of(t, key), key, mask);
         return;
     }
-    if (wants_growth(t)) grow_shared(t, user);
+    /* The other thread's count is asked for once in 64 of this one's insertions. */
+    _Atomic size_t *filled = &t->shared->user[user].filled;
+    size_t mine = atomic_load_explicit(filled, memory_order_relaxed);
+    if (mine % 64 == 0 && wants_growth(t)) grow_shared(t, user);
     enter(t, user);
     uint64_t copy[WAYS * MAYAN_TABLE_MAX_WORDS];
     uint64_t *bucket = lock_bucket(t, key_hash(key, t->words), copy);
-    place(t, copy, key, mask);
+    if (place(t, copy, key, mask)) atomic_store_explicit(filled, mine + 1, memory_order_relaxed);
     unlock_bucket(t, bucket, copy, true);
     leave(t, user);
 }
@@ -372,8 +379,10 @@ bool mayan_table_share(mayan_table *t)
     struct mayan_table_shared *sh = aligned_alloc(64, sizeof *sh);
     if (!sh) return false;
     atomic_init(&sh->growing, false);
-    atomic_init(&sh->user[0].inside, false);
-    atomic_init(&sh->user[1].inside, false);
+    for (int u = 0; u < 2; u++) {
+        atomic_init(&sh->user[u].inside, false);
+        atomic_init(&sh->user[u].filled, 0);
+    }
     t->shared = sh;
     return true;
 }
@@ -381,6 +390,7 @@ bool mayan_table_share(mayan_table *t)
 void mayan_table_unshare(mayan_table *t)
 {
     if (!t->shared) return;
+    t->used = slots_used(t);
     free(t->shared);
     t->shared = NULL;
 }

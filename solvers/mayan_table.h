@@ -28,7 +28,7 @@ typedef struct mayan_table {
     /* Atomic only for the two threads of a shared table (mayan_table_share): a relaxed load is
      * a plain load, so one thread pays nothing for it. */
     _Atomic size_t nbuckets; /* a power of two */
-    _Atomic size_t used;     /* occupied slots (shared: an estimate, enough to decide growth) */
+    size_t used;             /* occupied slots (while shared: these and the users' counts) */
     size_t max_bytes;
     int words;                         /* key words */
     struct mayan_table_shared *shared; /* NULL: one thread uses the table */

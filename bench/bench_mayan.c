@@ -19,6 +19,8 @@
  * The climb mode hill-climbs on the node count (default 300 steps, n = 5, 3). Boards
  * with a colour of 1 or 2 blocks are answered at once, so a separate line reports "live" boards
  * (every colour at least 3 blocks), the real work. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +175,38 @@ static void bench_budget(budget *b)
     b->threads = threads;
 }
 
+/* The helper thread shares the failure table, so its gain depends on how fast a cache line
+ * goes from one core to the other, which a virtual machine's host changes from minute to
+ * minute (measured here: 450-700 ns a round trip, and faster at other times). Printed beside
+ * every two-thread figure: the round trip of one line between this thread and another. */
+static _Alignas(64) atomic_int ping_turn;
+enum { PINGS = 100000 };
+
+static void *pong(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < PINGS; i++) {
+        while (atomic_load_explicit(&ping_turn, memory_order_acquire) != 1) continue;
+        atomic_store_explicit(&ping_turn, 0, memory_order_release);
+    }
+    return NULL;
+}
+
+static void print_core_round_trip(void)
+{
+    pthread_t other;
+    atomic_store(&ping_turn, 0);
+    if (pthread_create(&other, NULL, pong, NULL) != 0) return;
+    double t0 = now_ms();
+    for (int i = 0; i < PINGS; i++) {
+        atomic_store_explicit(&ping_turn, 1, memory_order_release);
+        while (atomic_load_explicit(&ping_turn, memory_order_acquire) != 0) continue;
+    }
+    double ns = (now_ms() - t0) * 1e6 / PINGS;
+    pthread_join(other, NULL);
+    printf("core-to-core round trip of a cache line: %.0f ns\n", ns);
+}
+
 /* One board in the contest's text, solved `runs` times. */
 static int one_board(const char *text, int runs)
 {
@@ -219,6 +253,7 @@ int main(int argc, char **argv)
 {
     const char *env = getenv("MAYAN_THREADS");
     threads = env && atoi(env) > 1 ? atoi(env) : 1;
+    if (threads > 1) print_core_round_trip();
     if (argc > 2 && strcmp(argv[1], "board") == 0)
         return one_board(argv[2], argc > 3 ? atoi(argv[3]) : 5);
     if (argc > 1 && strcmp(argv[1], "climb") == 0) {

@@ -281,8 +281,9 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("random full %dx%d boards, no initial runs; %d boards per colour count (%d..%d) and n; "
-           "thread CPU time\n",
-           width, height, boards, only_k ? only_k : 3, only_k ? only_k : 10);
+           "%s\n",
+           width, height, boards, only_k ? only_k : 3, only_k ? only_k : 10,
+           threads > 1 ? "wall time (the solver may start its helper thread)" : "thread CPU time");
     for (int n = n_from; n <= n_to; n++) {
         tally all = {0}, hard = {0}, per_k[11] = {{0}};
         /* The same boards for every n: restart the generator. */

@@ -582,14 +582,14 @@ static void helper_publish(search *s, int rank);
 static bool helper_answered(search *s, int rank);
 
 /* Searches the pending children in order; true when one holds a solution (path set). The
- * helper's root children go last to first, and a solution under one is handed over (the first
- * thread takes it if it gets there). The helper stops there: the answer is that one or under a
- * smaller child, and the first thread, coming from the smallest, is nearer to it (a helper
- * going on measured slower, its table traffic slowing the first thread more than it helped). */
+ * helper's root children go last to first: a solution under one is handed over (the first
+ * thread takes it if it gets there), and the helper goes on to the smaller children, where a
+ * smaller answer may lie. */
 static bool search_pending(search *s, pending *p, int count, int left, int ply)
 {
     bool helper_root = ply == 0 && s->root_children;
     bool helped_root = ply == 0 && s->helper && !helper_root;
+    bool handed_over = false; /* the helper's root: then it must not record a failure */
     for (int k = 0; k < count; k++) {
         int i = helper_root ? count - 1 - k : k;
         if (helped_root && helper_answered(s, move_rank(&p[i])))
@@ -600,12 +600,14 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
         s->chain[ply] = helper_root ? NO_PREV : p[i].code;
         if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
-            if (helper_root) helper_publish(s, move_rank(&p[i]));
-            return true;
+            if (!helper_root) return true;
+            helper_publish(s, move_rank(&p[i]));
+            handed_over = true;
+            continue;
         }
-        if (s->timed_out) return false;
+        if (s->timed_out) return handed_over;
     }
-    return false;
+    return handed_over;
 }
 
 /* Queues the child (already made in p[*count]) when it passes; searches the queue when full.

@@ -1,5 +1,6 @@
 /* Clocks and memory for the benchmark programs: wall time, this thread's CPU time (steadier
- * than wall time on a shared machine; every benchmark solves on one thread) and peak RSS. */
+ * than wall time on a shared machine; the benchmarks solve on one thread, except bench_mayan with
+ * MAYAN_THREADS=2, which then reports wall time) and peak RSS. */
 #ifndef PUZZLED_BENCH_CLOCK_H
 #define PUZZLED_BENCH_CLOCK_H
 

@@ -177,7 +177,7 @@ static void bench_budget(budget *b)
 
 /* The helper thread shares the failure table, so its gain depends on how fast a cache line
  * goes from one core to the other, which a virtual machine's host changes from minute to
- * minute (measured here: 450-700 ns a round trip, and faster at other times). Printed beside
+ * minute (measured here: 410-700 ns a round trip, and faster at other times). Printed beside
  * every two-thread figure: the round trip of one line between this thread and another. */
 static _Alignas(64) atomic_int ping_turn;
 enum { PINGS = 100000 };

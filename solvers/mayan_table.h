@@ -60,7 +60,8 @@ void mayan_table_free(mayan_table *t);
 size_t mayan_table_bytes(const mayan_table *t);
 
 /* Is it recorded that `key` has no solution with exactly `depth` (1..15) moves left? user: 0
- * for the thread that made the table, 1 for the second one while the table is shared. */
+ * for the thread that made the table, 1 for the second one while the table is shared. Depth 0
+ * is never recorded: its mask bit locks a shared table's buckets. */
 bool mayan_table_failed(const mayan_table *t, int user, const uint64_t *key, int depth);
 void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int depth);
 

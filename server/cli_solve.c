@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "registry.h"
+#include "sysres.h"
 
 #define DEFAULT_TIME_LIMIT_MS 10000L
 #define DEFAULT_MAX_BODY ((size_t)16 << 20)
@@ -31,7 +32,7 @@ static const char usage[] =
     "  --max-body BYTES    the largest instance read, 1..1073741824; default 16777216\n"
     "                      (environment PUZZLED_MAX_BODY)\n"
     "  --solve-threads N   threads one instance may use, 1 or 2 (2: a long Mayan search adds\n"
-    "                      a helper thread); default 2, 1 on one CPU\n"
+    "                      a helper thread); default 2, 1 where it may use one core only\n"
     "                      (environment PUZZLED_SOLVE_THREADS)\n"
     "  --help              this text\n"
     "\n"
@@ -118,7 +119,7 @@ int cli_solve_main(int argc, char **argv)
     const api_puzzle *puzzle = registry_find(slug);
     if (!puzzle) return usage_error("there is no puzzle \"%s\".", slug);
     long long ms = DEFAULT_TIME_LIMIT_MS, bytes = (long long)DEFAULT_MAX_BODY;
-    long long solve_threads = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+    long long solve_threads = sysres_cores() >= 2 ? 2 : 1;
     if (!number_option("time-limit-ms", time_limit, "PUZZLED_TIME_LIMIT_MS", 1, 3600000, &ms) ||
         !number_option("max-body", max_body, "PUZZLED_MAX_BODY", 1, 1LL << 30, &bytes) ||
         !number_option("solve-threads", threads, "PUZZLED_SOLVE_THREADS", 1, 2, &solve_threads))

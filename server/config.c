@@ -20,9 +20,11 @@ typedef struct option_spec {
 static const option_spec options[] = {
     {"port", "PUZZLED_PORT", OPT_UNSIGNED, 0, 65535, "an integer 0..65535 (0 = ephemeral)", "8080"},
     {"bind", "PUZZLED_BIND", OPT_BIND, 0, 0, "an IPv4 or IPv6 address literal", "127.0.0.1"},
-    {"workers", "PUZZLED_WORKERS", OPT_UNSIGNED, 1, 1024, "an integer 1..1024", "CPU count"},
+    {"workers", "PUZZLED_WORKERS", OPT_UNSIGNED, 1, 1024, "an integer 1..1024",
+     "the cores it may use (affinity, CPU quota)"},
     {"solve-threads", "PUZZLED_SOLVE_THREADS", OPT_UNSIGNED, 1, 2,
-     "1 or 2 (2: a long Mayan search adds a helper thread)", "2 (1 on one CPU)"},
+     "1 or 2 (2: a long Mayan search adds a helper thread while a core is idle)",
+     "2 (1 on one core)"},
     {"queue", "PUZZLED_QUEUE", OPT_UNSIGNED, 1, 65536, "an integer 1..65536", "64"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1, 1LL << 30, "bytes, an integer 1..1073741824",
      "16777216 (16 MiB)"},

@@ -28,7 +28,7 @@
 #include "pool.h"
 #include "registry.h"
 #include "static_assets.h"
-#include "sysmem.h"
+#include "sysres.h"
 #include "utf8.h"
 #include "watch.h"
 
@@ -66,6 +66,9 @@ struct http_server {
     pool *pool;
     atomic_bool draining;
     atomic_size_t in_flight; /* requests from their first call to their completion */
+    /* Cores that no solve is using: each running job holds one, a helper thread one more
+     * (budget.idle_cores); negative when more solves run than there are cores. */
+    atomic_int idle_cores;
     atomic_size_t suspended; /* connections suspended for a job */
     watch *watch;            /* deadlines, departed clients (watch.h) */
     size_t body_memory;      /* bytes of bodies held at once, at most ... */
@@ -551,10 +554,13 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
     budget b;
     budget_init_ms(&b, r->srv->cfg.time_limit_ms - waited, &r->cancel);
     b.threads = (int)r->srv->cfg.solve_threads;
+    b.idle_cores = &r->srv->idle_cores;
     r->err.code = API_OK;
+    atomic_fetch_sub_explicit(&r->srv->idle_cores, 1, memory_order_relaxed);
     json_arena_begin(); /* the parse tree is dropped inside api_answer_solve */
     r->answer = api_answer_solve(r->puzzle, r->fmt, r->body ? r->body : "", r->len, &b, &r->err);
     json_arena_end();
+    atomic_fetch_add_explicit(&r->srv->idle_cores, 1, memory_order_relaxed);
     if (!r->answer && r->err.code == API_OK)
         api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
     /* A large body was parsed, or a long solve may have built large tables (Mayan's reach
@@ -834,7 +840,7 @@ static void memory_policy(void)
 /* The default total of bodies held at once: a share of the memory the process may use. */
 static size_t default_body_memory(size_t max_body)
 {
-    uint64_t limit = sysmem_limit() / BODY_MEMORY_SHARE;
+    uint64_t limit = sysres_memory() / BODY_MEMORY_SHARE;
     if (limit > BODY_MEMORY_DEFAULT_MAX) limit = BODY_MEMORY_DEFAULT_MAX;
     if (limit < (uint64_t)max_body + 1) limit = (uint64_t)max_body + 1;
     return (size_t)limit;
@@ -853,9 +859,8 @@ static unsigned connection_limit(void)
 #define HTTP_THREADS_MAX 4u
 static unsigned http_threads(void)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus < 1) return 1;
-    return (unsigned)cpus < HTTP_THREADS_MAX ? (unsigned)cpus : HTTP_THREADS_MAX;
+    unsigned cpus = (unsigned)sysres_cores();
+    return cpus < HTTP_THREADS_MAX ? cpus : HTTP_THREADS_MAX;
 }
 
 http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
@@ -872,6 +877,7 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     atomic_init(&s->body_held, 0);
     atomic_init(&s->draining, false);
     atomic_init(&s->in_flight, 0);
+    atomic_init(&s->idle_cores, sysres_cores());
     atomic_init(&s->suspended, 0);
     if (!freelist_init(&s->requests, sizeof(request), REQUESTS_KEPT)) {
         snprintf(err, err_cap, "puzzled: out of thread keys");

@@ -11,6 +11,7 @@
 #include "cli_solve.h"
 #include "config.h"
 #include "http.h"
+#include "sysres.h"
 
 static const char *env_lookup(const char *name)
 {
@@ -29,9 +30,7 @@ int main(int argc, char **argv)
 
     server_config cfg;
     char err[512];
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    switch (config_parse(&cfg, argc, argv, env_lookup, cpus > 0 ? (unsigned)cpus : 1u, err,
-                         sizeof err)) {
+    switch (config_parse(&cfg, argc, argv, env_lookup, (unsigned)sysres_cores(), err, sizeof err)) {
     case CONFIG_HELP:
         say(STDOUT_FILENO, config_help());
         return 0;

@@ -8,6 +8,8 @@ void budget_init_unlimited(budget *b)
     b->countdown = 0;
     b->expired = false;
     b->threads = 1;
+    b->idle_cores = NULL;
+    b->gives_way = false;
 }
 
 void budget_init_ms(budget *b, long ms, const atomic_bool *cancel)
@@ -24,6 +26,8 @@ void budget_init_ms(budget *b, long ms, const atomic_bool *cancel)
     b->countdown = 0;
     b->expired = false;
     b->threads = 1;
+    b->idle_cores = NULL;
+    b->gives_way = false;
 }
 
 static bool deadline_passed(const budget *b)
@@ -45,7 +49,27 @@ bool budget_expired(budget *b)
     b->countdown = BUDGET_STRIDE - 1;
     if ((b->cancel && atomic_load_explicit(b->cancel, memory_order_relaxed)) || deadline_passed(b))
         b->expired = true;
+    if (b->gives_way && b->idle_cores &&
+        atomic_load_explicit(b->idle_cores, memory_order_relaxed) < 0)
+        b->expired = true;
     return b->expired;
+}
+
+bool budget_take_core(const budget *b)
+{
+    if (b->threads < 2) return false;
+    if (!b->idle_cores) return true;
+    int idle = atomic_load_explicit(b->idle_cores, memory_order_relaxed);
+    while (idle > 0)
+        if (atomic_compare_exchange_weak_explicit(b->idle_cores, &idle, idle - 1,
+                                                  memory_order_relaxed, memory_order_relaxed))
+            return true;
+    return false;
+}
+
+void budget_return_core(const budget *b)
+{
+    if (b->idle_cores) atomic_fetch_add_explicit(b->idle_cores, 1, memory_order_relaxed);
 }
 
 long budget_remaining_ms(const budget *b)

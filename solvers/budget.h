@@ -17,8 +17,15 @@ typedef struct budget {
     unsigned countdown;
     bool expired; /* sticky: once out of time, always out of time */
     /* Threads one solve may keep busy (1 unless the caller raises it): a deep Mayan search
-     * starts a helper thread when this is 2 or more. */
+     * starts a helper thread when this is 2 or more and a core is idle (budget_take_core). */
     int threads;
+    /* Cores that no solve is using, one count for the whole process (NULL: not counted, every
+     * core is taken as idle). The server counts each running request as one core; a helper
+     * thread takes one more only while the count is positive. */
+    atomic_int *idle_cores;
+    /* A helper thread's budget: it also runs out as soon as idle_cores goes negative, i.e. as
+     * soon as a request needs the core the helper has. */
+    bool gives_way;
 } budget;
 
 /* A budget that never runs out (tests, benchmarks). */
@@ -27,6 +34,10 @@ void budget_init_unlimited(budget *b);
 void budget_init_ms(budget *b, long ms, const atomic_bool *cancel);
 /* True once the deadline has passed or the cancel flag is set. */
 bool budget_expired(budget *b);
+/* May this solve start one more thread now? Then it holds an idle core (if they are counted)
+ * until budget_return_core. */
+bool budget_take_core(const budget *b);
+void budget_return_core(const budget *b);
 /* Milliseconds left (0 when expired, -1 when unlimited). */
 long budget_remaining_ms(const budget *b);
 

@@ -653,7 +653,8 @@ struct helper {
     pthread_t thread;
     bool ran_here;    /* tests (helper_first): run to its end in the first thread, no thread */
     atomic_bool stop; /* its budget's cancel flag */
-    budget b;         /* the request's deadline */
+    budget b;         /* the request's deadline; it gives way to a request that needs its core */
+    bool holds_core;  /* it took an idle core (budget_take_core), given back when it ends */
     search s;
     pthread_mutex_t lock;  /* guards found_path */
     atomic_int found_rank; /* move_rank of the smallest root child solved so far; INT_MAX: none */
@@ -687,14 +688,26 @@ static void *helper_main(void *arg)
     helper *h = arg;
     search *s = &h->s;
     dfs(s, s->root_col, s->root_cc, s->root_d, s->moves, 0, NULL);
+    if (h->holds_core) budget_return_core(&h->b);
     return NULL;
 }
 
-/* Starts the helper of search s; s goes on alone when anything fails. */
+/* Starts the helper of search s; s goes on alone when anything fails. The helper needs an idle
+ * core (budget_take_core): a search that finds none asks again after twice the nodes. Tests
+ * (mayan_solve_helped with a budget of one thread) start it whatever the cores do. */
 static void helper_start(search *s)
 {
+    bool counted = s->b->threads > 1;
+    if (counted && !budget_take_core(s->b)) {
+        s->helper_at = s->helper_at * 2;
+        return;
+    }
     helper *h = calloc(1, sizeof *h);
-    if (!h) return;
+    if (!h) {
+        if (counted) budget_return_core(s->b);
+        return;
+    }
+    h->holds_core = counted;
     h->s = *s;
     search *hs = &h->s;
     hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = 0;
@@ -706,6 +719,7 @@ static void helper_start(search *s)
     h->b = *s->b;
     h->b.cancel = &h->stop;
     h->b.threads = 1;
+    h->b.gives_way = true;
     hs->b = &h->b;
     atomic_init(&h->stop, false);
     hs->root_children = malloc(ROOT_CHILDREN_MAX * sizeof *hs->root_children);
@@ -727,6 +741,7 @@ static void helper_start(search *s)
     pthread_mutex_destroy(&h->lock);
     free(hs->root_children);
     free(h);
+    if (counted) budget_return_core(s->b);
 }
 
 /* Stops and joins the helper of search s, if it has one; returns the nodes it expanded. */

@@ -58,8 +58,9 @@ typedef struct mayan_result {
 /* Settles the board first (an initial board may hold runs), then searches. Returns out->status.
  * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out.
  * With b->threads >= 2, a search still going after MAYAN_HELPER_AT_NODES nodes (about 4 ms)
- * starts one helper thread, joined before the call returns: the answer is the same, only
- * sooner (mayan.c). */
+ * starts one helper thread if a core is idle (budget_take_core; else it asks again after twice
+ * the nodes), joined before the call returns: the answer is the same, only sooner (mayan.c). The
+ * helper stops early when a request needs its core (budget.gives_way). */
 mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_result *out);
 
 /* The same with the failure table capped at table_bytes (0: no table at all). The answer never
@@ -68,8 +69,9 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
                                 mayan_result *out);
 
 /* Tests: mayan_solve_capped with the helper thread started after helper_at nodes (1: at the
- * root), whatever b->threads says. With helper_first, the helper runs to its end first, in the
- * calling thread, before the search goes on: what it hands over is then fixed, not a race. */
+ * root); with b->threads of 1, whatever the cores do (else as mayan_solve). With helper_first, the
+ * helper runs to its end first, in the calling thread, before the search goes on: what it hands
+ * over is then fixed, not a race. */
 mayan_status mayan_solve_helped(const mayan_board *board, int moves, uint64_t helper_at,
                                 bool helper_first, size_t table_bytes, budget *b,
                                 mayan_result *out);

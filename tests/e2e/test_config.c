@@ -1,10 +1,14 @@
 /* config_parse() as a pure function: defaults, environment, flags beating the environment,
- * and every kind of bad value refused with a message naming the option and its range. */
+ * and every kind of bad value refused with a message naming the option and its range; and the
+ * cores the defaults are sized by (sysres_cores). */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include <check.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "sysres.h"
 
 /* A fake environment: NAME=value pairs, NULL-terminated. */
 static const char *const *fake_env;
@@ -172,6 +176,26 @@ START_TEST(help)
 }
 END_TEST
 
+/* The cores follow the CPU affinity (as a cpuset sets it): pinned to one CPU, one core; back on
+ * all of them, as many as the affinity allows. */
+START_TEST(cores_follow_the_affinity)
+{
+    cpu_set_t all, one;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &all)) first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+    int pinned = sysres_cores();
+    ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+    ck_assert_int_eq(pinned, 1);
+    int cores = sysres_cores();
+    ck_assert_int_ge(cores, 1);
+    ck_assert_int_le(cores, CPU_COUNT(&all));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("config");
@@ -182,6 +206,7 @@ int main(void)
     tcase_add_test(tc, bad_values);
     tcase_add_test(tc, solve_threads);
     tcase_add_test(tc, help);
+    tcase_add_test(tc, cores_follow_the_affinity);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1331,6 +1331,39 @@ START_TEST(shared_table_answers_exactly)
 }
 END_TEST
 
+/* The helper takes an idle core or does not start: with none idle the search runs alone (and
+ * asks again later, in vain), with one it starts and gives the core back; the same answer. */
+START_TEST(helper_waits_for_an_idle_core)
+{
+    int deep = 0;
+    for (int i = 0; i < 200 && deep < 3; i++) {
+        tboard t = full_board(3 + rnd(3));
+        mayan_board m = to_mayan(&t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_result one, alone, helped;
+        mayan_solve(&m, 6, &b, &one);
+        if (one.nodes < 2 * MAYAN_HELPER_AT_NODES) continue;
+        deep++;
+        atomic_int idle = 0;
+        b.threads = 2;
+        b.idle_cores = &idle;
+        mayan_solve(&m, 6, &b, &alone);
+        ck_assert_uint_eq(alone.helper_nodes, 0);
+        ck_assert_int_eq(atomic_load(&idle), 0);
+        atomic_store(&idle, 1);
+        mayan_solve(&m, 6, &b, &helped);
+        ck_assert_uint_gt(helped.helper_nodes, 0);
+        ck_assert_int_eq(atomic_load(&idle), 1);
+        ck_assert_int_eq(one.status, alone.status);
+        ck_assert_int_eq(one.status, helped.status);
+        ck_assert(memcmp(one.moves, alone.moves, sizeof one.moves) == 0);
+        ck_assert(memcmp(one.moves, helped.moves, sizeof one.moves) == 0);
+    }
+    ck_assert_int_eq(deep, 3);
+}
+END_TEST
+
 /* A helped search stops with its budget (the helper is told and joined): a deep search of a
  * 16 x 16 board runs out of 100 ms, or of a cancel flag. */
 START_TEST(helper_stops_with_the_budget)
@@ -1450,6 +1483,7 @@ int main(void)
     tcase_add_test(helper, helper_hands_over_its_solution);
     tcase_add_test(helper, shared_table_answers_exactly);
     tcase_add_test(helper, helper_stops_with_the_budget);
+    tcase_add_test(helper, helper_waits_for_an_idle_core);
     suite_add_tcase(s, helper);
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 600);

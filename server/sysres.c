@@ -4,7 +4,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 /* The first number in a file, or 0 ("max", absent, unreadable). */

@@ -307,9 +307,10 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
             for (; rows; rows &= rows - 1) {
                 int y = __builtin_ctzll(rows) / 4;
                 unsigned v = col_get(col[x], y), u = col_get(col[x + 1], y);
-                if (!breaks_right(s, cc, &sb, direct, v, x) &&
+                /* The run first: it reads a few cells, where the bound asks a cache that misses
+                 * on wide boards (same answers, 16 x 16 n = 5 about 10 % faster). */
+                if (swap_makes_run(col, w, x, y, v, u) && !breaks_right(s, cc, &sb, direct, v, x) &&
                     !breaks_left(s, cc, &sb, direct, u, x + 1) &&
-                    swap_makes_run(col, w, x, y, v, u) &&
                     empties(s, col, cc, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
@@ -331,6 +332,15 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
         uint64_t rows = rows_below(hx);
         if (bad == 1) rows &= ((of_a[x] | of_a[x + 1]) & rows_below(hr)) | of_a[x];
+        /* Only rows where some move could empty the board: a swap must make a run (all rows
+         * of a border at once: on a full wide board most swaps make none), a drag needs air. */
+        if (bad == 0) {
+            uint64_t movable = x > 0 ? ~rows_below(hl) : 0;
+            if (x + 1 < w)
+                movable |=
+                    ~rows_below(hr) | (swap_run_rows(col, w, x) & ~nib_same(col[x], col[x + 1]));
+            rows &= movable;
+        }
         for (; rows; rows &= rows - 1) {
             int y = __builtin_ctzll(rows) / 4;
             unsigned v = col_get(col[x], y);
@@ -338,9 +348,8 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
                 /* A swap; an equal one changes nothing and cannot empty the board. */
                 unsigned u = col_get(col[x + 1], y);
                 if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
-                    !breaks_right(s, cc, &sb, direct, v, x) &&
+                    swap_makes_run(col, w, x, y, v, u) && !breaks_right(s, cc, &sb, direct, v, x) &&
                     !breaks_left(s, cc, &sb, direct, u, x + 1) &&
-                    swap_makes_run(col, w, x, y, v, u) &&
                     empties(s, col, cc, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;

@@ -13,24 +13,8 @@ binary=${1:-$here/../../build/puzzled}
 duration=${DURATION:-5s}
 conns=${CONNECTIONS:-64}
 target=${TARGET:-solve}
-work=$(mktemp -d)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-"$binary" --port 0 --bind 127.0.0.1 "$@" >"$work/out.log" 2>"$work/err.log" &
-pid=$!
-port=""
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/out.log" 2>/dev/null | head -1)
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "puzzled did not start" >&2; exit 1; }
+. "$here/start_puzzled.sh"
+start_puzzled "$binary" "$@"
 
 if [ "$target" = healthz ]; then
     set -- "http://127.0.0.1:$port/healthz"

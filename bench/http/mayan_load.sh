@@ -11,24 +11,8 @@ conc=${2:-2}
 requests=${3:-40}
 [ $# -ge 3 ] && shift 3 || shift $#
 body=$here/../../tests/data/mayan/deep-6-none.in
-work=$(mktemp -d)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-"$binary" --port 0 --bind 127.0.0.1 "$@" >"$work/puzzled.log" &
-pid=$!
-port=""
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" 2>/dev/null | head -1)
-    [ -n "$port" ] && curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "puzzled did not start" >&2; exit 1; }
+. "$here/start_puzzled.sh"
+start_puzzled "$binary" "$@"
 url="http://127.0.0.1:$port/solve/mayan"
 
 # One warm-up request (the process's shared bound tables fill on the first deep search).

@@ -7,14 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 binary=${1:-$here/../../build/puzzled}
 flips=${2:-40000}
 runs=${3:-5}
-work=$(mktemp -d)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+. "$here/start_puzzled.sh"
 
 python3 - "$flips" >"$work/body.json" <<'PY'
 import random, sys
@@ -31,14 +24,7 @@ for _ in range(flips):
 sys.stdout.write('{"board":[' + ','.join('[' + ','.join(map(str, row)) + ']' for row in b) + ']}')
 PY
 
-"$binary" --port 0 --bind 127.0.0.1 >"$work/puzzled.log" &
-pid=$!
-port=""
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$work/puzzled.log" 2>/dev/null | head -1)
-    [ -n "$port" ] && curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break
-    sleep 0.1
-done
+start_puzzled "$binary"
 echo "body: $(wc -c <"$work/body.json") bytes, $flips random flips"
 for i in $(seq "$runs"); do
     curl -s -o "$work/answer.json" -w "run $i: %{http_code} %{time_total}s total, %{size_download} bytes answer\n" \

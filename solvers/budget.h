@@ -32,7 +32,8 @@ typedef struct budget {
 void budget_init_unlimited(budget *b);
 /* A budget of `ms` milliseconds from now; `cancel` may be NULL. */
 void budget_init_ms(budget *b, long ms, const atomic_bool *cancel);
-/* True once the deadline has passed or the cancel flag is set. */
+/* True once the deadline has passed or the cancel flag is set (for a budget that gives way,
+ * also once idle_cores is negative). Sticky. */
 bool budget_expired(budget *b);
 /* May this solve start one more thread now? Then it holds an idle core (if they are counted)
  * until budget_return_core. */

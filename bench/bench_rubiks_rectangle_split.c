@@ -213,6 +213,10 @@ static void build_tables(int at)
     }
     table_cut = malloc((size_t)KEYS * 64);
     table_whole = malloc((size_t)KEYS * 4);
+    if (!table_cut || !table_whole) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
     memset(table_cut, NONE, (size_t)KEYS * 64);
     memset(table_whole, NONE, (size_t)KEYS * 4);
     for (int w = 0; w < KEYS; w++)
@@ -377,7 +381,10 @@ static long unit_nodes;
 static void build_suffix(void)
 {
     suffix = malloc((size_t)(run_len + 1) * KEYS);
-    if (!suffix) exit(1);
+    if (!suffix) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
     memset(suffix, NONE, (size_t)(run_len + 1) * KEYS);
     suffix[(size_t)run_len * KEYS + identity_state()] = 0;
     for (int i = run_len - 1; i >= 0; i--) {

@@ -611,8 +611,8 @@ static enum MHD_Result dispatch_solve(request *r)
                           "will take it).");
     if (!pool_reserve(s->pool))
         return send_error(r, API_OVERLOADED, NULL,
-                          "All %u workers are busy and %u requests are waiting; retry in a "
-                          "moment.",
+                          "Every worker is busy (%u) and the waiting line is full (%u); retry "
+                          "in a moment.",
                           s->cfg.workers, s->cfg.queue);
     r->state = STATE_SOLVING;
     clock_gettime(CLOCK_MONOTONIC, &r->admitted);

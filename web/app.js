@@ -49,6 +49,7 @@
       else if (k === "n9_max_moves") out.push(`a 9 × 9 answer has at most ${fmt(v)} moves`);
       else if (k === "max_moves") out.push(`an answer has at most ${String(v).replace(/\*/g, "·")} moves`);
       else if (k === "boards_max") out.push(`boards are listed only while there are at most ${fmt(v)}`);
+      else if (k === "boards_bytes_max") out.push(`and while their listing takes at most ${fmt(v)} bytes`);
       else if (k === "text_board") out.push(`the contest text format takes ${String(v).replace("x", " × ")} boards only`);
       else out.push(`${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`);
     }
@@ -110,6 +111,9 @@
     if (old === mode) return;
     if (old !== "board" && st.edited[old]) applyText(old);
     st.mode = mode;
+    /* A typed body may have changed the size or the options: the fields follow the model. */
+    showSizes();
+    showOptions();
     showEditor();
   }
 
@@ -237,6 +241,7 @@
       const ed = a.editor(st.model, (where) => {
         if (where && where.redraw === false) modelChanged(false);
         else modelChanged(true, where);
+        if (where && where.warn) setStatus(where.warn, "warn");
       }, ui);
       $("editor").replaceChildren(ed || el("p", { class: "hint", text: "Only n: set it above." }));
       if (at) P.refocus($("editor"), at);
@@ -261,6 +266,7 @@
   function modelChanged(redraw = true, at) {
     /* Texts that were generated follow the model; typed ones are the user's and stay. */
     state().pinned = { json: false, text: false };
+    markAnswerStale();
     if (redraw) {
       showSizes();
       showEditor(at);
@@ -283,9 +289,9 @@
     $("curl-box").hidden = true; /* a copied command is stale once the request changes */
     requestTimer = setTimeout(() => {
       const st = state(), a = adapter();
-      const big = st.mode === "board" && a.slug === "rubiks-rectangle" && st.model.h * st.model.w > 40000;
-      if (big) {
-        $("request").textContent = `POST ${new URL("solve/" + a.slug, location.href).href}\nContent-Type: application/json\n\n(a ${st.model.h} × ${st.model.w} board: the body is built when you solve or copy it)`;
+      const huge = st.mode === "board" && a.hugeBody && a.hugeBody(st.model);
+      if (huge) {
+        $("request").textContent = `POST ${new URL("solve/" + a.slug, location.href).href}\nContent-Type: application/json\n\n(${huge}: the body is built when you solve or copy it)`;
         return;
       }
       const r = request();
@@ -386,8 +392,8 @@
     const st = state(), a = adapter(), p = info();
     if (st.mode !== "board" && st.edited[st.mode]) st.texts[st.mode] = $("body").value;
     const req = request();
-    const snapshot = answerModel(st, a, req);
-    const ticket = {};
+    const sent = { model: answerModel(st, a, req), text: req.ctype === "text/plain" ? req.body : null };
+    const ticket = { title: p.title };
     solving = ticket;
     $("answer").removeAttribute("data-ready"); /* the answer shown is the previous one */
     setStatus(`Solving ${p.title}…`);
@@ -421,7 +427,7 @@
       if (err) placeError(err);
       return;
     }
-    showAnswer(a, snapshot, json ? JSON.parse(text) : text, json, ms);
+    showAnswer(a, sent, json ? JSON.parse(text) : text, json, ms);
   }
 
   /* The instance as it was sent, for the replay: later edits must not change it. */
@@ -444,10 +450,17 @@
     $("count-box").hidden = true;
     $("boards-box").hidden = true;
     $("answer-board").replaceChildren();
+    $("instance-box").hidden = true;
+    $("answer-stale").hidden = true;
     $("answer").removeAttribute("data-ready");
   }
 
-  function showAnswer(a, model, answer, json, ms) {
+  /* An answer on screen belongs to the instance as it was sent: say so once that is edited. */
+  function markAnswerStale() {
+    if (!$("answer").hidden) $("answer-stale").hidden = false;
+  }
+
+  function showAnswer(a, sent, answer, json, ms) {
     clearAnswer();
     $("answer").hidden = false;
     const took = `answered in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
@@ -464,6 +477,14 @@
       $("answer").dataset.ready = "1";
       return;
     }
+    let list = null;
+    try {
+      if (!json && sent.text !== null && a.instances) list = a.instances(sent.text, answer);
+    } catch (e) {
+      list = null; /* the first instance's replay below still works */
+    }
+    if (list && list.length > 1) return showInstances(a, list, took);
+    const model = sent.model;
     const moves = json ? a.movesFromAnswer(answer) : a.movesFromText(answer);
     if (!moves) {
       const why = json && answer.reason ? ": " + answer.reason : "";
@@ -486,6 +507,33 @@
     } catch (e) {
       $("answer-summary").textContent += " The replay failed: " + e.message;
     }
+    $("answer").dataset.ready = "1";
+  }
+
+  /* A contest text of several instances: the answer to each, and a replay of the one picked. */
+  function showInstances(a, list, took) {
+    const solvable = list.filter((x) => x.moves).length;
+    const each = list.map((x, i) => `${i + 1}: ${x.moves ? `${fmt(x.moves.length)} move${x.moves.length === 1 ? "" : "s"}` : "not solvable"}`);
+    $("answer-summary").textContent = `${list.length} instances (${solvable} solvable; ${each.join(", ")}); ${took}.`;
+    setStatus(`Solved ${list.length} instances, ${took}.`, "ok");
+    const pick = $("instance");
+    pick.replaceChildren(...list.map((x, i) => el("option", { value: i, text: `Instance ${i + 1} (${x.model.h} × ${x.model.w}): ${each[i].replace(/^\d+: /, "")}` })));
+    $("instance-box").hidden = false;
+    const show = (i) => {
+      stopPlay();
+      const x = list[i];
+      $("instance-note").textContent = x.moves ? "" : `Instance ${i + 1} is not solvable: nothing to replay.`;
+      $("replay").hidden = true;
+      replay = null;
+      if (!x.moves) return;
+      try {
+        startReplay(a.replay(x.model, x.moves));
+      } catch (e) {
+        $("instance-note").textContent = "The replay failed: " + e.message;
+      }
+    };
+    pick.onchange = () => show(Number(pick.value));
+    show(0);
     $("answer").dataset.ready = "1";
   }
 
@@ -605,21 +653,26 @@
     showOptions();
     showEditor();
     clearErrors();
+    markAnswerStale();
     setStatus("Example loaded.", "", before);
   }
 
   function scramble() {
     const st = state(), a = adapter();
-    const before = st.model.h * st.model.w > 40000 ? null : structuredClone(st);
+    /* No Undo for a huge board: a copy of a million cells per click is not worth keeping. */
+    const before = a.hugeBody && a.hugeBody(st.model) ? null : structuredClone(st);
     st.model = a.scrambleModel(st.model);
     st.edited = { json: false, text: false };
     st.pinned = { json: false, text: false };
     showEditor();
-    setStatus(`Scrambled (${st.model.h} × ${st.model.w}, by random row and column flips, so it can be sorted).`, "", before);
+    markAnswerStale();
+    setStatus(a.scrambleNote(st.model), "", before);
   }
 
   async function load() {
     const res = await fetch("puzzles");
+    if (!res.ok || !(res.headers.get("Content-Type") || "").startsWith("application/json"))
+      throw new Error(`it answered ${res.status} ${res.statusText}, not the list. This page works only when the puzzled server serves it.`);
     puzzles = (await res.json()).puzzles;
     for (const p of puzzles) $("puzzle").append(el("option", { value: p.slug, text: p.title }));
     const want = location.hash.slice(1);
@@ -632,7 +685,9 @@
     const st = state();
     if (st && st.mode !== "board" && st.edited[st.mode]) st.texts[st.mode] = $("body").value;
     history.replaceState(null, "", "#" + $("puzzle").value);
+    const left = solving ? solving.title : "";
     showPuzzle();
+    if (left) setStatus(`The answer to ${left} still on its way is dropped: you switched puzzles.`);
   });
   $("format").addEventListener("change", () => switchMode($("format").value));
   $("body").addEventListener("input", () => {
@@ -641,6 +696,7 @@
     st.texts[st.mode] = $("body").value;
     st.edited[st.mode] = true;
     $("body-note").textContent = "";
+    markAnswerStale();
     updateRequest();
   });
   $("solve").addEventListener("click", solve);

@@ -199,6 +199,27 @@
       return { model: this.fromJSON({ a: ls.slice(0, n), b: ls.slice(n) }) };
     },
     getSize: (m) => ({ n: m.n }),
+    scramble: true,
+    scrambleNote: (m) => `Scrambled: a random solvable ${m.n} × ${m.n} state (each rotation orbit holds, in A and B together, as many ones as it has cells).`,
+    /* That is the solvability rule: so each orbit gets as many ones as it has cells, placed on
+     * random cells among its copies in A and B. */
+    scrambleModel(m) {
+      const n = m.n;
+      const a = Array.from({ length: n }, () => new Array(n).fill(0)), b = Array.from({ length: n }, () => new Array(n).fill(0));
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          const orbit = [[i, j], [j, n - 1 - i], [n - 1 - i, n - 1 - j], [n - 1 - j, i]].map(([r, c]) => r * n + c);
+          if (orbit.some((k) => k < i * n + j)) continue; /* the orbit's first cell deals it */
+          const cells = [...new Set(orbit)];
+          const slots = [...cells.map((k) => [a, k]), ...cells.map((k) => [b, k])];
+          for (let k = slots.length - 1; k > 0; k--) {
+            const r = Math.floor(Math.random() * (k + 1));
+            [slots[k], slots[r]] = [slots[r], slots[k]];
+          }
+          for (const [g, k] of slots.slice(0, cells.length)) g[Math.floor(k / n)][k % n] = 1;
+        }
+      return { n, a, b, opts: m.opts };
+    },
     resize(m, s) {
       const n = s.n;
       const fit = (g, fill) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (g[i] && g[i][j] !== undefined ? g[i][j] : fill)));
@@ -326,6 +347,26 @@
    * its own inverse, so the replay steps both ways without keeping copies of the board. */
   const RUBIKS_DOM_MAX = { cells: 256, width: 16 };
   const rubiksBig = (h, w) => h * w > RUBIKS_DOM_MAX.cells || w > RUBIKS_DOM_MAX.width;
+  /* The first `most` instances of a contest text (T, then per instance W H and H rows). */
+  function rubiksInstances(text, most) {
+    const t = tokens(text);
+    const count = intToken(t[0], "The first number (how many instances)");
+    const models = [];
+    let at = 1;
+    for (let k = 1; k <= Math.min(count, most); k++) {
+      const w = intToken(t[at], `Instance ${k}'s width`), h = intToken(t[at + 1], `Instance ${k}'s height`);
+      if (!(w >= 1 && h >= 1 && w <= 1000 && h <= 1000)) throw new Error(`Instance ${k}: width and height must be from 1 to 1000.`);
+      if (t.length < at + 2 + w * h) throw new Error(`Instance ${k} needs ${w * h} numbers.`);
+      const cells = new Int32Array(h * w);
+      for (let i = 0; i < h * w; i++) cells[i] = intToken(t[at + 2 + i], "Every cell");
+      models.push({ h, w, cells, opts: {} });
+      at += 2 + w * h;
+    }
+    if (!models.length) throw new Error("The text holds no instance.");
+    return { models, count };
+  }
+  /* One answer line: the moves of "POSSIBLE k m1 .. mk", null for "IMPOSSIBLE". */
+  const rubiksLine = (line) => (line.startsWith("POSSIBLE") ? tokens(line).slice(2) : null);
   /* A value's colour tells where it belongs: hue by home row, lightness by home column. One
    * table per board size, so drawing a million cells is a million look-ups. */
   let colourTable = { h: 0, w: 0, rgb: null };
@@ -374,15 +415,14 @@
       return `1\n\n${m.w} ${m.h}\n` + rows.join("\n") + "\n";
     },
     fromText(text) {
-      const t = tokens(text);
-      const count = intToken(t[0], "The first number (how many instances)");
-      const w = intToken(t[1], "The width"), h = intToken(t[2], "The height");
-      if (!(w >= 1 && h >= 1 && w * h <= 1e6)) throw new Error("Width and height must be from 1 to 1000.");
-      if (t.length < 3 + w * h) throw new Error(`The first instance needs ${w * h} numbers.`);
-      const cells = new Int32Array(h * w);
-      for (let i = 0; i < h * w; i++) cells[i] = intToken(t[3 + i], "Every cell");
+      const { models, count } = rubiksInstances(text, 1);
       const note = count > 1 ? `The text holds ${count} instances: the board shows the first; the contest text keeps them all.` : "";
-      return { model: { h, w, cells, opts: {} }, note };
+      return { model: models[0], note };
+    },
+    /* A contest text of several instances and its answer, a line each: what the replay offers. */
+    instances(text, answer) {
+      const answers = lines(answer);
+      return rubiksInstances(text, Infinity).models.map((model, i) => ({ model, moves: rubiksLine(answers[i] || "") }));
     },
     getSize: (m) => ({ height: m.h, width: m.w }),
     resize(m, s) {
@@ -393,6 +433,9 @@
       for (let i = 0; i < h * w; i++) cells[i] = i + 1;
       return { h, w, cells, opts: m.opts };
     },
+    /* Above this the request preview and Undo leave the body out (a 1000 x 1000 body is 7 MB). */
+    hugeBody: (m) => (m.h * m.w > 40000 ? `a ${m.h} × ${m.w} board` : null),
+    scrambleNote: (m) => `Scrambled (${m.h} × ${m.w}, by random row and column flips, so it can be sorted).`,
     scrambleModel(m) {
       const { h, w } = m, cells = new Int32Array(h * w);
       for (let i = 0; i < h * w; i++) cells[i] = i + 1;
@@ -418,7 +461,14 @@
         const i = Number(cell.dataset.r) * w + Number(cell.dataset.c);
         const inp = el("input", { type: "text", inputmode: "numeric", "aria-label": cell.getAttribute("aria-label"), value: m.cells[i], tabindex: -1 });
         inp.addEventListener("change", () => {
-          m.cells[i] = /^\d+$/.test(inp.value.trim()) ? Number(inp.value.trim()) : 0;
+          const typed = inp.value.trim();
+          if (!/^\d{1,7}$/.test(typed)) {
+            inp.value = m.cells[i];
+            const where = `Row ${Number(cell.dataset.r) + 1}, column ${Number(cell.dataset.c) + 1}`;
+            changed({ redraw: false, warn: `${where}: "${typed.slice(0, 20)}" is not a whole number from 1 to ${h * w}; the cell keeps ${m.cells[i]}.` });
+            return;
+          }
+          m.cells[i] = Number(typed);
           cell.dataset.v = m.cells[i];
           changed({ redraw: false });
         });
@@ -429,16 +479,16 @@
       /* The focused cell passes the focus to its input, so typing edits the number. */
       g.addEventListener("focusin", (ev) => {
         /* Not when Shift+Tab comes back out of the input: that would trap the focus. */
-        if (ev.target.getAttribute("role") === "gridcell" && !ev.target.contains(ev.relatedTarget)) ev.target.querySelector("input").focus();
+        if (ev.target.getAttribute("role") !== "gridcell" || ev.target.contains(ev.relatedTarget)) return;
+        /* Selected, so that a digit typed replaces the number rather than appending to it. */
+        const inp = ev.target.querySelector("input");
+        inp.focus();
+        inp.select();
       });
       return g;
     },
     movesFromAnswer: (a) => (a.solvable === false ? null : a.moves),
-    movesFromText(text) {
-      const first = lines(text)[0] || "";
-      if (!first.startsWith("POSSIBLE")) return null;
-      return tokens(first).slice(2);
-    },
+    movesFromText: (text) => rubiksLine(lines(text)[0] || ""),
     replay(m, moves) {
       const { h, w } = m, cells = m.cells.slice();
       const parsed = moves.map((mv) => {

@@ -398,6 +398,84 @@ async function pageTests(t, browser, report) {
       await shot(page, "desktop-rubiks-1000");
     });
 
+    await t.test("a JSON body of another size: the size field follows it on the board", async () => {
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill('{"a": ["1100", "0000", "0000", "0000"], "b": ["0011", "1111", "1111", "1111"], "max_moves": 50}');
+      await page.getByLabel("Edit as").selectOption("board");
+      assertEq(await page.getByLabel(/Size n/).inputValue(), "4", "Size n shows the body's n");
+      assertEq(await page.getByLabel(/At most this many moves/).inputValue(), "50", "the option shows the body's max_moves");
+    });
+
+    await t.test("nine: Scramble gives a solvable 9 x 9 state, solved and replayed", async () => {
+      await choose(page, "nine");
+      await page.getByLabel(/At most this many moves/).fill(""); /* left at 50 by the test before */
+      await page.getByLabel(/At most this many moves/).press("Enter");
+      await page.getByLabel(/Size n/).fill("9");
+      await page.getByLabel(/Size n/).press("Enter");
+      await button(page, "Scramble").click();
+      assert(/random solvable 9 × 9/.test(await page.locator("#status").textContent()), "the status says what Scramble made");
+      const body = JSON.parse((await requestText(page)).split("\n\n")[1]);
+      assertEq(body.a.length, 9, "a 9 x 9 request");
+      const ones = (body.a.join("") + body.b.join("")).split("").filter((c) => c === "1").length;
+      assertEq(ones, 81, "as many ones as cells in A (every orbit holds its size)");
+      assert(body.a.join("") !== "0".repeat(81), "A is scrambled");
+      await solveAndWait(page);
+      assert(/\d+ moves/.test(await page.locator("#answer-summary").textContent()), "an answer with moves");
+      await stepTo(page, "End");
+      await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+    });
+
+    await t.test("rubiks-rectangle: a cell that is no number is refused, a digit replaces the number", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      const first = page.getByRole("textbox", { name: "Row 1 column 1" });
+      await first.fill("abc");
+      await first.press("Enter");
+      assert(/Row 1, column 1: "abc" is not a whole number from 1 to 9; the cell keeps 1/.test(await page.locator("#status").textContent()), "the refusal is said");
+      assertEq(await first.inputValue(), "1", "the cell shows its number again");
+      assert((await requestText(page)).includes("[1,2,3]"), "the request keeps the number, not 0");
+      /* From the first cell, two steps down with the keyboard land on the 9, selected. */
+      await first.focus();
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.type("7");
+      await page.keyboard.press("Enter");
+      assert((await requestText(page)).includes("[7,8,7]"), "the 9 replaced by 7, not 97: " + (await requestText(page)));
+    });
+
+    await t.test("rubiks-rectangle: every instance of a contest text answered, each replayed", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel("Edit as").selectOption("text");
+      await button(page, "Example").click();
+      await solveAndWait(page);
+      const summary = await page.locator("#answer-summary").textContent();
+      assert(/^4 instances \(3 solvable; 1: 1 move, 2: 0 moves, 3: \d+ moves, 4: not solvable\)/.test(summary), summary);
+      const pick = page.getByRole("combobox", { name: "Replay" });
+      assertEq(await pick.locator("option").count(), 4, "one choice per instance");
+      await pick.selectOption("2");
+      await stepTo(page, "End");
+      await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+      assert(/4 × 4/.test(await pick.locator("option:checked").textContent()), "the choice names the size");
+      await pick.selectOption("3");
+      assert(/Instance 4 is not solvable/.test(await page.locator("#instance-note").textContent()), "no replay for an impossible one");
+      assert(await page.locator("#replay").isHidden(), "the replay is hidden for it");
+      await shot(page, "desktop-rubiks-instances");
+    });
+
+    await t.test("an edit after an answer marks the answer as for the instance sent", async () => {
+      await choose(page, "mayan");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      await solveAndWait(page);
+      assert(await page.locator("#answer-stale").isHidden(), "a fresh answer is not marked");
+      await page.getByRole("grid", { name: "Board editor" }).getByRole("gridcell", { name: "Column 0 row 3, empty" }).click();
+      assert(await page.locator("#answer-stale").isVisible(), "the edit marks the answer");
+      await solveAndWait(page);
+      assert(await page.locator("#answer-stale").isHidden(), "solving again clears the mark");
+    });
+
     await t.test("no script error and no 404 on the page", async () => {
       assertEq(problems, [], "problems");
     });
@@ -442,6 +520,21 @@ async function limitTests(t, browser) {
       assert(/busy/.test(words) && /in 1 second/.test(words), "503 explained with its Retry-After: " + words);
       await shot(page, "desktop-503-explained");
       await Promise.all(busy);
+    });
+
+    await t.test("switching puzzles while solving drops the late answer and says so", async () => {
+      await choose(page, "mayan");
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill(SLOW_MAYAN);
+      await button(page, "Solve").click();
+      await page.waitForFunction(() => /^Solving/.test(document.getElementById("status").textContent));
+      await choose(page, "invariant-boards");
+      const said = /still on its way is dropped/;
+      assert(said.test(await page.locator("#status").textContent()), "the status says the answer is dropped");
+      assertEq(await button(page, "Solve").getAttribute("aria-busy"), null, "Solve is not busy any more");
+      await page.waitForTimeout(2500); /* past the server's 1.5 s budget: its 422 arrives and is dropped */
+      assert(said.test(await page.locator("#status").textContent()), "the late answer does not overwrite the status");
+      assert(await page.locator("#answer").isHidden(), "nothing shown for the puzzle left behind");
     });
     await page.close();
   } finally {

@@ -14,6 +14,7 @@
 
 #include "json_fields.h"
 #include "text_scan.h"
+#include "utf8.h"
 
 typedef struct maze_job {
     int n;
@@ -27,7 +28,8 @@ typedef struct maze_job {
 /* Where a row came from, for error messages: a JSON Pointer, or a line of the text input. */
 typedef struct row_place {
     char path[API_PATH_MAX]; /* "" for text */
-    int text_line;           /* 0 for JSON */
+    int text_line;           /* 0 for JSON, and for text about the whole maze */
+    bool text;
 } row_place;
 
 static void job_free(void *p)
@@ -60,17 +62,17 @@ static bool fail_board(api_error *err, const row_place *at, const char *what)
     if (at->text_line > 0)
         return api_fail(err, API_INVALID_BOARD, NULL, "line %d: %s", at->text_line, what);
     char first = what[0] >= 'a' && what[0] <= 'z' ? (char)(what[0] - 'a' + 'A') : what[0];
-    return api_fail(err, API_INVALID_BOARD, at->path, "%c%s", first, what + 1);
+    return api_fail(err, API_INVALID_BOARD, at->text ? NULL : at->path, "%c%s", first, what + 1);
 }
 
 /* The three characters of a cell, printable, for messages. */
-static void cell_shown(const char *t, char out[4])
+static void cell_shown(const char *t, char out[13])
 {
+    out[0] = '\0';
     for (int k = 0; k < 3; k++) {
-        unsigned char c = (unsigned char)t[k];
-        out[k] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+        char one[5];
+        strcat(out, utf8_byte_shown((unsigned char)t[k], one));
     }
-    out[3] = '\0';
 }
 
 /* Checks maze row r (0-based) and stores its cells. */
@@ -88,7 +90,7 @@ static bool check_row(maze_job *job, int r, const char *text, size_t len, const 
     }
     for (int c = 0; c < n; c++) {
         const char *t = text + 3 * c;
-        char shown[4];
+        char shown[13];
         bool is_start = false;
         int code = maze_tac_toe_cell_code(t, &is_start);
         if (code < 0) {
@@ -216,7 +218,7 @@ static void *maze_from_text(const char *text, size_t len, api_error *err)
     if (!scan_size(&s, &n, err)) return NULL;
     maze_job *job = job_new(n, false, err);
     if (!job) return NULL;
-    row_place at = {.path = ""};
+    row_place at = {.path = "", .text = true};
     for (int r = 0; r < n; r++) {
         at.text_line = scan_next_line(&s); /* skips blank lines and leading white space */
         if (s.p == s.end) {

@@ -9,6 +9,7 @@
 #include "nine.h"
 #include "puzzle.h"
 #include "text_scan.h"
+#include "utf8.h"
 
 typedef struct nine_job {
     nine_board board;
@@ -46,11 +47,12 @@ static bool read_row(uint64_t *m, int i, const char *s, size_t len, int n, const
                         "%s has %zu characters; every row must have %d, as many as there are rows.",
                         where, len, n);
     uint64_t row = 0;
+    char shown[5];
     for (size_t j = 0; j < len; j++) {
         if (s[j] != '0' && s[j] != '1')
             return api_fail(err, API_INVALID_BOARD, path,
-                            "%s has the character '%c' at position %zu; only 0 and 1 are allowed.",
-                            where, (s[j] >= 0x20 && s[j] < 0x7f) ? s[j] : '?', j + 1);
+                            "%s has the character '%s' at position %zu; only 0 and 1 are allowed.",
+                            where, utf8_byte_shown((unsigned char)s[j], shown), j + 1);
         if (s[j] == '1') row |= (uint64_t)1 << j;
     }
     m[i] = row;

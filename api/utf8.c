@@ -1,5 +1,7 @@
 #include "utf8.h"
 
+#include <stdio.h>
+
 size_t utf8_sequence_len(const unsigned char *s, size_t avail)
 {
     if (avail == 0) return 0;
@@ -37,6 +39,17 @@ size_t utf8_prefix_len(const char *s, size_t len, size_t max)
         i += step;
     }
     return i;
+}
+
+const char *utf8_byte_shown(unsigned char c, char out[5])
+{
+    if (c >= 0x20 && c < 0x7f) {
+        out[0] = (char)c;
+        out[1] = '\0';
+    } else {
+        snprintf(out, 5, "\\x%02X", c);
+    }
+    return out;
 }
 
 size_t utf8_sanitize(char *dst, size_t cap, const char *src, size_t len)

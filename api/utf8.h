@@ -17,4 +17,9 @@ size_t utf8_prefix_len(const char *s, size_t len, size_t max);
  * rather than cut. Returns the length written. */
 size_t utf8_sanitize(char *dst, size_t cap, const char *src, size_t len);
 
+/* One byte of a cell or a row for a message: printable ASCII as itself, any other byte as
+ * "\xHH" (a control character or one byte of a longer character, e.g. a BOM's first). Returns
+ * out. */
+const char *utf8_byte_shown(unsigned char c, char out[5]);
+
 #endif

@@ -43,6 +43,8 @@ static void expect_error(api_format fmt, const char *body, api_error_code code, 
     ck_assert_msg(o.err.code == code, "code %s, expected %s (%s) for %s",
                   api_error_name(o.err.code), api_error_name(code), o.err.message, body);
     ck_assert_str_eq(o.err.path, path);
+    /* A text body has no JSON to point into: its errors carry no path at all. */
+    ck_assert_msg(fmt == API_FORMAT_JSON || !o.err.has_path, "a path for the text %s", body);
     if (in_message)
         ck_assert_msg(strstr(o.err.message, in_message) != NULL, "message \"%s\" lacks \"%s\"",
                       o.err.message, in_message);
@@ -340,9 +342,9 @@ START_TEST(json_rule_errors)
     /* a NUL byte inside a cell */
     /* a control character and a two-byte UTF-8 letter inside a cell: shown as '?' */
     expect_error(API_FORMAT_JSON, "{\"maze\":[\"#########\",\"###B\\u0001B###\",\"#########\"]}",
-                 API_INVALID_BOARD, "/maze/1", "\"B?B\"");
+                 API_INVALID_BOARD, "/maze/1", "\"B\\x01B\"");
     expect_error(API_FORMAT_JSON, "{\"maze\":[\"#########\",\"###B\\u00e9###\",\"#########\"]}",
-                 API_INVALID_BOARD, "/maze/1", "\"B??\"");
+                 API_INVALID_BOARD, "/maze/1", "\"B\\xC3\\xA9\"");
 }
 END_TEST
 
@@ -383,6 +385,11 @@ START_TEST(text_errors)
          "line 6: the cell at row 5, column 2 is a second start (BBB); the first is at row 3, "
          "column 6"},
         {4, "###...###M31###M11###", "no start"},
+        /* a byte that is no character on its own: shown as \xHH, not as '?' */
+        {4,
+         "###BBB###\xEF"
+         "31###M11###",
+         "is \"\\xEF31\""},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         body = sample_with(cases[k].row, cases[k].text, API_FORMAT_TEXT);

@@ -285,6 +285,23 @@ START_TEST(bad_requests_give_their_code_and_path)
 }
 END_TEST
 
+/* A byte that is no character on its own (a BOM's first, a control character) is named as
+ * \xHH in the message, as openapi.yaml says, not as '?'. */
+START_TEST(odd_bytes_are_quoted_as_hex)
+{
+    api_error err;
+    ck_assert_ptr_null(run("\xEF\xBB\xBF"
+                           "100\n000\n000\n111\n111\n011\n",
+                           API_FORMAT_TEXT, &err));
+    ck_assert_int_eq(err.code, API_INVALID_BOARD);
+    ck_assert_msg(strstr(err.message, "'\\xEF' at position 1") != NULL, "%s", err.message);
+    ck_assert_ptr_null(
+        run("{\"a\":[\"1\\t\",\"00\"],\"b\":[\"11\",\"11\"]}", API_FORMAT_JSON, &err));
+    ck_assert_str_eq(err.path, "/a/0");
+    ck_assert_msg(strstr(err.message, "'\\x09' at position 2") != NULL, "%s", err.message);
+}
+END_TEST
+
 static char *sized_body(int rows, int width, int b_rows)
 {
     size_t cap = 32 + (size_t)(rows + b_rows) * (size_t)(width + 3);
@@ -366,6 +383,7 @@ int main(void)
     tcase_add_test(tc, a_9x9_answer_replays);
     tcase_add_loop_test(tc, bad_requests_give_their_code_and_path, 0,
                         (int)(sizeof bad / sizeof bad[0]));
+    tcase_add_test(tc, odd_bytes_are_quoted_as_hex);
     tcase_add_test(tc, size_limits);
     tcase_add_test(tc, random_texts_never_break_the_codec);
     suite_add_tcase(s, tc);

@@ -19,7 +19,9 @@
  *     Children are made a few at a time, their buckets prefetched, then searched in order.
  *  4. With one move left, the move must empty the board: it must make a run, and it must leave
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
- *     tested on a few cells and bit masks before any copying.
+ *     tested on a few cells and bit masks before any copying. So with two moves left, the
+ *     first move must leave at most two colours out of place, and two only if one swap of
+ *     them can mend both (last_pair_possible, pair_blocked, leaves_mendable).
  *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
  *     path that could be reordered into a smaller one reaching the same board is skipped (the
  *     smaller one came first and found nothing; reached_before, pair_reached_before).
@@ -67,6 +69,7 @@ typedef struct search {
     uint64_t table_hits;
     uint64_t bound_cuts;
     uint64_t commute_cuts;
+    uint64_t pair_cuts;
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
     int chain[MAYAN_MAX_MOVES];
@@ -442,13 +445,34 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     return last_move_direct(s, col, cc, invalid, ply);
 }
 
-/* With two moves left on boards of at most 5 columns (the direct tables): a child with exactly
- * two colours a, b out of place, on its counts as the move leaves them (`invalid`; v and u now
- * at cv and cu), can be emptied by its last move only through a swap of a block of a with one
- * of b across one border that makes both spreads valid (a move shifts one block of at most two
- * colours, the cascade none). Sound before settling: settling removes lines R, a valid spread,
- * and never lowers D, so a and b stay out of place; and if S + shift is valid for S = P - R,
- * then so is P + shift = (S + shift) + R. One look-up per colour (mayan_shift_mask). */
+/* Whether one swap of a block of colour a (counts ca) with one of b (cb) across one border
+ * leaves both spreads valid. Boards of at most 5 columns: one look-up per colour
+ * (mayan_shift_mask); wider ones: up to 4 (w - 1) through the bound's cache. */
+static bool pair_mendable(search *s, mayan_counts ca, mayan_counts cb)
+{
+    if (s->bound->direct) {
+        unsigned ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
+        return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
+    }
+    for (int x = 0; x + 1 < s->width; x++) {
+        /* a from x to x + 1 and b back, or b from x to x + 1 and a back */
+        for (int turn = 0; turn < 2; turn++) {
+            mayan_counts go = turn ? cb : ca, back = turn ? ca : cb;
+            if ((go >> (4 * x) & 15) && (back >> (4 * (x + 1)) & 15) &&
+                mayan_spread_valid(s->bound, go - one_at(x) + one_at(x + 1)) &&
+                mayan_spread_valid(s->bound, back - one_at(x + 1) + one_at(x)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* With two moves left: a child with exactly two colours a, b out of place, on its counts as the
+ * move leaves them (`invalid`; v and u now at cv and cu), can be emptied by its last move only
+ * through a swap of a block of a with one of b across one border that makes both spreads valid
+ * (a move shifts one block of at most two colours, the cascade none). Sound before settling:
+ * settling removes lines R, a valid spread, and never lowers D, so a and b stay out of place;
+ * and if S + shift is valid for S = P - R, then so is P + shift = (S + shift) + R. */
 static inline bool last_pair_possible(search *s, const mayan_counts *cc, unsigned invalid,
                                       unsigned v, mayan_counts cv, unsigned u, mayan_counts cu)
 {
@@ -457,8 +481,7 @@ static inline bool last_pair_possible(search *s, const mayan_counts *cc, unsigne
     unsigned a = (unsigned)__builtin_ctz(invalid), b = (unsigned)__builtin_ctz(rest);
     mayan_counts ca = a == v ? cv : a == u ? cu : cc[a];
     mayan_counts cb = b == v ? cv : b == u ? cu : cc[b];
-    unsigned ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
-    return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
+    return pair_mendable(s, ca, cb);
 }
 
 /* The shifts of mayan_shift_mask seen from the other colour of a swap: a block going from x to
@@ -518,6 +541,37 @@ static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned
                     return true;
     }
     return false;
+}
+
+/* With two moves left and exactly two colours a, b out of place: can no swap of a block of a
+ * with one of b across one border leave both spreads valid, on the counts alone? Then a first
+ * move that shifts neither a nor b leaves both out of place (settling never lowers D), and the
+ * last move, which would have to mend both at once (last_pair_possible: one swap of the two),
+ * cannot, since it could not on these counts either (settling removes a valid spread R, and if
+ * S + shift is valid for S = P - R, so is P + shift). So the first move must shift a or b. On
+ * wide boards the child-by-child form of this test costs about what making the child costs
+ * (bench/RESULTS-mayan.md, round 8); once per node it costs at most 4 (w - 1) look-ups. */
+static bool pair_blocked(search *s, const mayan_counts *cc, const unsigned char *d)
+{
+    unsigned invalid = out_of_place_mask(d);
+    unsigned rest = invalid & (invalid - 1);
+    return rest && !(rest & (rest - 1)) &&
+           !pair_mendable(s, cc[__builtin_ctz(invalid)], cc[__builtin_ctz(rest)]);
+}
+
+/* The same argument for three or four colours out of place (`out`) on wide boards: a first move
+ * that shifts the colours `shifted` leaves the others out of place, and the last move mends two
+ * at most, by one swap that must already work on these counts. memo: per node, by colour pair,
+ * 0 unknown, 1 no, 2 yes. (Boards of at most 5 columns test each child: last_pair_possible.) */
+static bool leaves_mendable(search *s, const mayan_counts *cc, unsigned out, unsigned shifted,
+                            unsigned char memo[16][16])
+{
+    unsigned rest = out & ~shifted, b = rest & (rest - 1);
+    if (!b) return true;
+    if (b & (b - 1)) return false;
+    unsigned x = (unsigned)__builtin_ctz(rest), y = (unsigned)__builtin_ctz(b);
+    if (!memo[x][y]) memo[x][y] = pair_mendable(s, cc[x], cc[y]) ? 2 : 1;
+    return memo[x][y] == 2;
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
@@ -719,7 +773,7 @@ static void helper_start(search *s)
     h->holds_core = counted;
     h->s = *s;
     search *hs = &h->s;
-    hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = 0;
+    hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = hs->pair_cuts = 0;
     hs->helper_at = 0;
     hs->helper = h; /* set in both searches: they hand solutions over through it */
     hs->table_user = 1;
@@ -814,13 +868,25 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     shift_bounds sb;
     shift_bounds_init(&sb, cap);
-    /* With two moves left, children with two colours out of place must pass last_pair_possible. */
+    /* With two moves left, children with two colours out of place must pass last_pair_possible
+     * (on wide boards the test costs as much as making the child: only pair_blocked, below). */
+    bool blocked = left == 2 && sum <= 2 * cap && pair_blocked(s, cc, d);
     bool pair_last = left == 2 && s->bound->direct;
     unsigned invalid_now = pair_last ? out_of_place_mask(d) : 0;
+    /* Wide boards with three or four colours out of place: leaves_mendable for each move. */
+    unsigned many_out = left == 2 && !pair_last && !over ? out_of_place_mask(d) : 0;
+    if (__builtin_popcount(many_out) < 3) many_out = 0;
+    unsigned char mend_memo[16][16];
+    if (many_out) memset(mend_memo, 0, sizeof mend_memo);
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
     int excess = sum - 2 * cap;
+    /* The same restriction when the two colours out of place cannot be mended by one swap. */
+    if (blocked) {
+        excess = 1;
+        s->pair_cuts++;
+    }
     uint64_t inv[MAYAN_MAX_SIDE + 1]; /* read only when excess > 0; inv[w] = 0: no column */
     if (excess > 0) {
         unsigned invalid = 0;
@@ -873,7 +939,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 bool pass;
                 if (u == v) {
                     /* An equal swap changes nothing: the first one stands for all. */
-                    pass = !noop_tried && !over && sum <= 2 * cap &&
+                    pass = !noop_tried && !over && sum <= 2 * cap && !blocked &&
                            (!pair_last || last_pair_possible(s, cc, invalid_now, 0, 0, 0, 0));
                     noop_tried = true;
                 } else {
@@ -886,6 +952,11 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         pass = du <= cap;
                     }
                     pass = pass && child_sum <= 2 * cap;
+                    if (pass && many_out &&
+                        !leaves_mendable(s, cc, many_out, 1u << v | 1u << u, mend_memo)) {
+                        s->pair_cuts++;
+                        pass = false;
+                    }
                     if (pass && pair_last) {
                         unsigned child_invalid = (invalid_now & ~(1u << v | 1u << u)) |
                                                  (dv ? 1u << v : 0) | (du ? 1u << u : 0);
@@ -931,6 +1002,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             if (x > 0 && y >= hl) {
                 int dv = shifted_left(s, cc, &sb, v, x);
                 if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap ||
+                    (blocked && !d[v]) ||
+                    (many_out && !leaves_mendable(s, cc, many_out, 1u << v, mend_memo)) ||
                     (pair_last &&
                      !last_pair_possible(s, cc, (invalid_now & ~(1u << v)) | (dv ? 1u << v : 0), v,
                                          cc[v] + one_at(x - 1) - one_at(x), 0, 0))) {
@@ -1041,6 +1114,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
     out->nodes = s.nodes;
     out->table_hits = s.table_hits;
     out->bound_cuts = s.bound_cuts;
+    out->pair_cuts = s.pair_cuts;
     out->commute_cuts = s.commute_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&table);

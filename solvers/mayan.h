@@ -41,6 +41,9 @@ typedef struct mayan_result {
     uint64_t table_hits;   /* nodes cut by the failure table */
     uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
     uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
+    uint64_t pair_cuts;    /* with two moves left, nodes limited to the moves of their two colours
+                              out of place and moves refused, because the colours left out of
+                              place could not be mended by one swap (mayan.c, pair_blocked) */
     size_t table_bytes;    /* memory the failure table reached */
     uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
     bool helper_answered;  /* the helper thread found the answer first (the same answer) */

@@ -681,6 +681,37 @@ START_TEST(bound_on_scattered_boards)
 }
 END_TEST
 
+/* With two moves left and exactly two colours out of place that no single swap of the two can
+ * mend on their counts, the search tries only moves of those two colours (pair_blocked); with
+ * three or four, only moves that leave two it can mend (leaves_mendable, wide boards). Boards of
+ * two to four colours scattered on 4 to 8 columns, so that both the direct tables (at most 5
+ * columns) and the bound's cache (wider) answer; verdicts and answers equal the reference's. */
+START_TEST(pair_blocked_matches_reference)
+{
+    int solvable = 0, blocked = 0, blocked_wide = 0, many = 0;
+    for (int i = 0; i < 30000; i++) {
+        int w = 4 + rnd(5), h = 3 + rnd(2), k = 2 + rnd(3);
+        tboard t = empty_board(w, h);
+        for (int v = 1; v <= k; v++)
+            for (int j = 0, c = k > 3 ? 3 : 3 + rnd(2); j < c;) j += drop_block(&t, v); /* <= 12 */
+        int n = 2 + (i % 8 == 0);
+        solvable += check_against_reference(&t, n);
+        mayan_result r;
+        solve(&t, n, &r);
+        blocked += r.pair_cuts > 0;
+        blocked_wide += r.pair_cuts > 0 && w > 5;
+        many += r.pair_cuts > 0 && w > 5 && k == 4;
+    }
+    printf("pair blocked: %d of 30000 solvable, the cut in %d (%d wider than 5, %d of them of 4 "
+           "colours)\n",
+           solvable, blocked, blocked_wide, many);
+    ck_assert_int_ge(solvable, 1000);
+    ck_assert_int_ge(blocked_wide, 400);
+    ck_assert_int_ge(blocked - blocked_wide, 800);
+    ck_assert_int_ge(many, 100);
+}
+END_TEST
+
 /* The search cuts a child by its counts as the move leaves them, before runs vanish: sound
  * because the blocks a settling removes stand in lines, so it never lowers a colour's D. Checked
  * here with the test's own simulator and brute force, on every move of random boards. */
@@ -1462,6 +1493,10 @@ int main(void)
     tcase_add_test(table, table_grows_in_place);
     tcase_add_test(table, table_cap_never_changes_the_answer);
     suite_add_tcase(s, table);
+    TCase *pair = tcase_create("pair");
+    tcase_set_timeout(pair, 600);
+    tcase_add_test(pair, pair_blocked_matches_reference);
+    suite_add_tcase(s, pair);
     TCase *bound = tcase_create("bound");
     tcase_set_timeout(bound, 600);
     tcase_add_test(bound, bound_matches_brute_force);

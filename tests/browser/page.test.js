@@ -71,6 +71,12 @@ async function stepTo(page, key) {
   await slider.press(key);
 }
 
+/* Steps to the end of the replay and waits until the page shows the board solved. */
+async function replayToSolved(page) {
+  await stepTo(page, "End");
+  await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+}
+
 async function waitStep(page, step) {
   await page.waitForFunction((s) => document.getElementById("answer-board").dataset.step === String(s), step, { timeout: 60000 });
 }
@@ -279,8 +285,7 @@ async function pageTests(t, browser, report) {
       await page.getByLabel("Edit as").selectOption("board");
       assertEq(await page.getByRole("grid", { name: "Board editor" }).getByRole("gridcell").count(), 8, "a 2 x 2 board now");
       await solveAndWait(page);
-      await stepTo(page, "End");
-      await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+      await replayToSolved(page);
     });
 
     await t.test("contest text in, text answer replayed", async () => {
@@ -351,8 +356,7 @@ async function pageTests(t, browser, report) {
         await noOverflow(phone, slug + " editor");
         await solveAndWait(phone);
         if (MOVES.includes(slug)) {
-          await stepTo(phone, "End");
-          await phone.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+          await replayToSolved(phone);
         }
         await noOverflow(phone, slug + " answer");
         await shot(phone, `phone-${slug}`);
@@ -422,8 +426,7 @@ async function pageTests(t, browser, report) {
       assert(body.a.join("") !== "0".repeat(81), "A is scrambled");
       await solveAndWait(page);
       assert(/\d+ moves/.test(await page.locator("#answer-summary").textContent()), "an answer with moves");
-      await stepTo(page, "End");
-      await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+      await replayToSolved(page);
     });
 
     await t.test("rubiks-rectangle: a cell that is no number is refused, a digit replaces the number", async () => {
@@ -455,8 +458,7 @@ async function pageTests(t, browser, report) {
       const pick = page.getByRole("combobox", { name: "Replay" });
       assertEq(await pick.locator("option").count(), 4, "one choice per instance");
       await pick.selectOption("2");
-      await stepTo(page, "End");
-      await page.waitForFunction(() => document.getElementById("answer-board").dataset.solved === "1");
+      await replayToSolved(page);
       assert(/4 × 4/.test(await pick.locator("option:checked").textContent()), "the choice names the size");
       await pick.selectOption("3");
       assert(/Instance 4 is not solvable/.test(await page.locator("#instance-note").textContent()), "no replay for an impossible one");

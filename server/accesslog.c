@@ -266,12 +266,16 @@ static int id_char(unsigned char c)
 
 void accesslog_request_id(const char *incoming, char *out)
 {
+    /* Taken whole or not at all: an id trimmed or filtered here would no longer match the one a
+     * proxy or client logged. */
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)incoming; p && *p && n < REQUEST_ID_MAX;
-         p++)
-        if (id_char(*p)) out[n++] = (char)*p;
-    out[n] = '\0';
-    if (n) return;
+    while (incoming && incoming[n] && n <= REQUEST_ID_MAX && id_char((unsigned char)incoming[n]))
+        n++;
+    if (n > 0 && n <= REQUEST_ID_MAX && !incoming[n]) {
+        memcpy(out, incoming, n);
+        out[n] = '\0';
+        return;
+    }
     /* Unique within the process (a counter) and unlikely to repeat across restarts (seeded
      * from the clock and pid once). */
     static atomic_ullong counter, seed;

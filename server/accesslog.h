@@ -53,9 +53,9 @@ void accesslog_stop(void);
  * overflow cap. */
 void accesslog_json_string(char *buf, size_t cap, size_t *len, const char *s);
 
-/* The request id to use: `incoming` (may be NULL) reduced to [A-Za-z0-9._:~+/=-] and at most
- * REQUEST_ID_MAX bytes, or a fresh 16-hex-digit id when nothing is left. out has
- * REQUEST_ID_MAX + 1 bytes. */
+/* The request id to use: `incoming` (may be NULL) as it is when it is 1 to REQUEST_ID_MAX
+ * characters of [A-Za-z0-9._:~+/=-], else a fresh 16-hex-digit id. out has REQUEST_ID_MAX + 1
+ * bytes. */
 void accesslog_request_id(const char *incoming, char *out);
 
 #endif

@@ -395,6 +395,51 @@ START_TEST(replica_killed_mid_run)
 }
 END_TEST
 
+/* A response carries the contract's JSON error `code`, the request id sent and CORS. */
+static void assert_json_error(const harness_response *r, int status, const char *code,
+                              const char *request_id)
+{
+    ck_assert_int_eq(r->status, status);
+    char buf[128];
+    ck_assert_ptr_nonnull(harness_header(r, "Content-Type", buf, sizeof buf));
+    ck_assert_str_eq(buf, "application/json");
+    ck_assert_ptr_nonnull(harness_header(r, "X-Request-Id", buf, sizeof buf));
+    ck_assert_str_eq(buf, request_id);
+    ck_assert_ptr_nonnull(harness_header(r, "Access-Control-Allow-Origin", buf, sizeof buf));
+    json_t *root = json_loadb(r->body, r->body_len, 0, NULL);
+    ck_assert_msg(root != NULL, "not JSON: %.*s", (int)r->body_len, r->body);
+    const char *got = json_string_value(json_object_get(json_object_get(root, "error"), "code"));
+    ck_assert_str_eq(got ? got : "(none)", code);
+    json_decref(root);
+}
+
+/* The errors nginx makes itself (docker/nginx/puzzled.conf, error_page) look like puzzled's:
+ * a body over 16 MiB is 413 body_too_large, no replica left is 503 overloaded with Retry-After,
+ * both JSON with the request id and CORS, so that a page on another origin can read them. */
+START_TEST(proxy_errors_are_the_contracts)
+{
+    if (access(NGINX, X_OK) != 0) return;
+    setup t;
+    start_all(&t);
+    size_t big = ((size_t)16 << 20) + 1;
+    char *body = malloc(big);
+    memset(body, '1', big);
+    harness_response r;
+    ck_assert(harness_request(&t.proxy, "POST", "/solve/nine", "application/json", body, big,
+                              (const char *[]){"X-Request-Id: big-1", NULL}, &r));
+    assert_json_error(&r, 413, "body_too_large", "big-1");
+    harness_response_free(&r);
+    free(body);
+    for (int i = 0; i < REPLICAS; i++) ck_assert_int_eq(harness_stop(&t.replica[i]), 0);
+    r = post(&t.proxy, "invariant-boards", "application/json", "{\"n\":4}", "none-left");
+    assert_json_error(&r, 503, "overloaded", "none-left");
+    char buf[16];
+    ck_assert_ptr_nonnull(harness_header(&r, "Retry-After", buf, sizeof buf));
+    harness_response_free(&r);
+    stop_all(&t);
+}
+END_TEST
+
 int main(void)
 {
     if (access(NGINX, X_OK) != 0)
@@ -407,6 +452,7 @@ int main(void)
     tcase_add_test(tc, every_example_through_the_proxy);
     tcase_add_test(tc, streamed_1000_answer_arrives_whole);
     tcase_add_test(tc, replica_killed_mid_run);
+    tcase_add_test(tc, proxy_errors_are_the_contracts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

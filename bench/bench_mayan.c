@@ -207,7 +207,8 @@ static void print_core_round_trip(void)
     printf("core-to-core round trip of a cache line: %.0f ns\n", ns);
 }
 
-/* One board in the contest's text, solved `runs` times. */
+/* One board in the contest's text, solved `runs` times. Columns of up to 16 blocks: the board
+ * is 7 high, or as high as its tallest column (the slowest 16 x 16 board as printed). */
 static int one_board(const char *text, int runs)
 {
     mayan_board b = {.width = 0, .height = 7};
@@ -218,11 +219,13 @@ static int one_board(const char *text, int runs)
         while (*p == ' ' || *p == '|') p++;
         int v;
         if (sscanf(p, "%d%n", &v, &read) != 1) break;
+        if (x == MAYAN_MAX_SIDE) return 2; /* a value past the 16th column */
         if (v == 0) {
-            if (++x >= MAYAN_MAX_SIDE) return 2;
+            x++;
             y = 0;
-        } else if (y < 7) {
+        } else if (y < MAYAN_MAX_SIDE) {
             b.cell[x][y++] = (unsigned char)v;
+            if (y > b.height) b.height = y;
         } else {
             return 2;
         }

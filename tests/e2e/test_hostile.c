@@ -179,6 +179,18 @@ static const struct {
      "Content-Length: 2\r\n\r\n{}"},
     {"%0a in the path", "GET /healthz%0a HTTP/1.1\r\nHost: x\r\n\r\n"},
     {"%7f in the path", "GET /healthz%7F HTTP/1.1\r\nHost: x\r\n\r\n"},
+    /* Shapes a proxy may read as other framing than this server's: refused whole. */
+    {"a space before the colon of Content-Length, beside chunked",
+     "POST /solve/invariant-boards HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+     "Content-Length : 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n4\n\r\n0\r\n\r\n"},
+    {"Transfer-Encoding folded onto the next line, beside Content-Length",
+     "POST /solve/invariant-boards HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+     "Content-Length: 2\r\nTransfer-Encoding:\r\n chunked\r\n\r\n4\n"},
+    {"a space inside a header name", "GET /healthz HTTP/1.1\r\nHost: x\r\nX Y: 1\r\n\r\n"},
+    {"a bare CR inside a header value",
+     "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\rTransfer-Encoding: chunked\r\n\r\n"},
+    /* A later HTTP/1.x is served as HTTP/1.1 (RFC 9112, 2.6): Host is required as well. */
+    {"HTTP/1.2 without Host", "GET /healthz HTTP/1.2\r\n\r\n"},
 };
 
 /* Each is 400 invalid_request in JSON, and the connection is closed (not kept for the next

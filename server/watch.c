@@ -25,6 +25,7 @@ struct watch_conn {
     struct timespec since;
     atomic_bool *cancel; /* CONN_SOLVING: the job's flag */
     bool bad_path;       /* HTTP thread only */
+    bool fresh;          /* no request line yet on this connection */
 };
 
 struct watch {
@@ -72,7 +73,10 @@ static void check(watch *w)
             if (age > w->deadline_ms) shut(c);
             break;
         case CONN_IDLE:
-            if (age > w->idle_ms + w->deadline_ms) {
+            /* A new connection has the request deadline for its first request line: the
+             * library reads every byte at once, so a line trickled byte by byte looks idle
+             * here, and would otherwise hold the connection for the idle timeout as well. */
+            if (age > (c->fresh ? 0 : w->idle_ms) + w->deadline_ms) {
                 shut(c);
                 break;
             }
@@ -182,6 +186,7 @@ watch_conn *watch_open(watch *w, int fd)
     if (!c) return NULL;
     c->fd = fd;
     c->state = CONN_IDLE;
+    c->fresh = true;
     clock_gettime(CLOCK_MONOTONIC, &c->since);
     pthread_mutex_lock(&w->lock);
     c->next = &w->head;
@@ -208,6 +213,7 @@ void watch_receiving(watch *w, watch_conn *c)
     if (!c) return;
     pthread_mutex_lock(&w->lock);
     set_state(w, c, CONN_RECEIVING);
+    c->fresh = false;
     pthread_mutex_unlock(&w->lock);
 }
 

@@ -3,8 +3,9 @@
  *
  * - A request must arrive whole (request line, headers, body) within the request deadline,
  *   counted from its request line; libmicrohttpd only has an inactivity timeout, which every
- *   byte resets (slowloris). Before the request line, a connection may wait the idle timeout
- *   plus the deadline. Past either, the watch shuts the socket down (shutdown(2), never close:
+ *   byte resets (slowloris). A new connection's first request line must come within the
+ *   deadline too; between requests of a kept-alive one, it may wait the idle timeout plus the
+ *   deadline. Past either, the watch shuts the socket down (shutdown(2), never close:
  *   the descriptor stays libmicrohttpd's), and libmicrohttpd closes the connection on its next
  *   read, without an answer.
  * - A connection suspended while its job runs is not read by libmicrohttpd, so a client that

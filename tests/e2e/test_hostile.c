@@ -591,17 +591,19 @@ END_TEST
 /* ---- slow and departed clients -------------------------------------------------------------- */
 
 /* A request must arrive whole within the deadline however steadily its bytes trickle: the
- * server closes the connection (libmicrohttpd's own timeout, 75 s, is reset by every byte). */
+ * server closes the connection (libmicrohttpd's own timeout, 75 s, is reset by every byte).
+ * On a new connection that includes the request line itself. */
 START_TEST(request_deadline_closes_slow_clients)
 {
     harness_server s;
     START(s, "--request-timeout-ms", "300", NULL);
     const char *starts[] = {
+        "GET /healthz",                                 /* the request line */
         "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ", /* headers */
         "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         "Content-Length: 100000\r\n\r\n{\"a\":", /* body */
     };
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
         int fd = raw_connect(&s);
         send_all(fd, starts[i], strlen(starts[i]));
         bool closed = false;

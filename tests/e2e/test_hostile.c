@@ -600,8 +600,8 @@ START_TEST(request_deadline_closes_slow_clients)
     const char *starts[] = {
         "GET /healthz",                                 /* the request line */
         "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ", /* headers */
-        "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Content-Length: 100000\r\n\r\n{\"a\":", /* body */
+        ("POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         "Content-Length: 100000\r\n\r\n{\"a\":"), /* body */
     };
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
         int fd = raw_connect(&s);

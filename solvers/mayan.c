@@ -21,7 +21,7 @@
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
  *     tested on a few cells and bit masks before any copying. So with two moves left, the
  *     first move must leave at most two colours out of place, and two only if one swap of
- *     them can mend both (last_pair_possible, pair_blocked, leaves_mendable).
+ *     them can mend both (last_pair_possible, pair_blocked).
  *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
  *     path that could be reordered into a smaller one reaching the same board is skipped (the
  *     smaller one came first and found nothing; reached_before, pair_reached_before).
@@ -70,6 +70,7 @@ typedef struct search {
     uint64_t bound_cuts;
     uint64_t commute_cuts;
     uint64_t pair_cuts;
+    uint64_t root_cuts; /* commuting-swap cuts onto a root child searched out of order */
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
     int chain[MAYAN_MAX_MOVES];
@@ -86,6 +87,10 @@ typedef struct search {
     /* Set in the helper's own search only: the root's children, all collected, then searched
      * last to first. */
     pending *root_children;
+    /* The helper's search, until it hands a solution over: every root child after the current
+     * one (in the contest's order) has been searched to its end without a solution, so the
+     * commuting-swap cuts may move a swap to the root when it comes after the root move. */
+    bool root_descending;
 } search;
 
 #define NO_PREV (-1)
@@ -103,16 +108,35 @@ static inline bool swaps_independent(int a, int bx, int by)
     return (dy && dx >= 2) || dy >= 3 || dx >= 4;
 }
 
+/* Whether a path with the still swap `code` in place of the one at `ply`, chain[ply], was
+ * searched first: below the root the search takes the contest's order, and so does the root
+ * but for the helper's, which it takes last to first. */
+static bool root_done_elsewhere(const search *s, int code);
+
+static inline bool searched_first(search *s, int ply, int code)
+{
+    if (ply > 0) return code < s->chain[ply];
+    if (!s->root_children) {
+        if (code < s->chain[0]) return true;
+    } else if (s->root_descending && code > s->chain[0]) {
+        s->root_cuts++;
+        return true;
+    }
+    if (!s->helper || !root_done_elsewhere(s, code)) return false;
+    s->root_cuts++;
+    return true;
+}
+
 /* Would the still swap at (x, y), made now at `ply`, reach a board the search has already
  * searched with as many moves left? Swaps that commute can be reordered: if it commutes with
- * the trailing still swaps of the path back to one that comes after it in the contest's order,
- * putting it in that one's place gives a smaller path to the same board, searched (or proven
- * without solution) before this one. */
-static bool reached_before(const search *s, int ply, int x, int y)
+ * the trailing still swaps of the path back to one it would be searched before (in the contest's
+ * order), putting it in that one's place gives an earlier path to the same board, searched (or
+ * proven without solution) before this one. */
+static bool reached_before(search *s, int ply, int x, int y)
 {
     for (int j = ply - 1; j >= 0 && s->chain[j] != NO_PREV; j--) {
         if (!swaps_independent(s->chain[j], x, y)) return false;
-        if (x * 16 + y < s->chain[j]) return true;
+        if (searched_first(s, j, x * 16 + y)) return true;
     }
     return false;
 }
@@ -121,10 +145,10 @@ static bool reached_before(const search *s, int ply, int x, int y)
  * swap (x, y) at board col, after the still swap p = chain[ply - 1] made from board B. When
  * the two touch different cells, and (x, y) makes no run on B and p none after it, the smaller
  * path (x, y), p reached this same board first. */
-static bool pair_reached_before(const search *s, const column *col, int ply, int x, int y)
+static bool pair_reached_before(search *s, const column *col, int ply, int x, int y)
 {
     int p = ply > 0 ? s->chain[ply - 1] : NO_PREV;
-    if (p == NO_PREV || x * 16 + y > p) return false;
+    if (p == NO_PREV || !searched_first(s, ply - 1, x * 16 + y)) return false;
     int px = p / 16, py = p % 16;
     if (py == y && px - x <= 1 && x - px <= 1) return false; /* a shared cell */
     column b[MAYAN_MAX_SIDE];
@@ -191,25 +215,49 @@ static bool child_spreads(search *s, const mayan_counts *cc, const mayan_counts 
 
 /* D of one colour after one of its blocks moves a column (x -> x + 1 or x -> x - 1), before
  * anything vanishes: computed on demand, once per node and shift, for one cap (the child's moves
- * left; 0 at the last move, where it only tells whether the spread is then valid). */
+ * left; 0 at the last move, where it only tells whether the spread is then valid).
+ * On boards of more than 5 columns, which shifts leave a colour valid is first read off its
+ * mayan_wide_shifts, once per node and colour: that answers every shift at the last move, and
+ * every shift of a colour valid at the node (D is then 0 or 1: the block can go back). */
 typedef struct shift_bounds {
     int cap;
+    unsigned valid;      /* colours with D = 0 at the node */
+    unsigned wide_known; /* colours whose wide[] is read */
+    uint32_t wide[MAYAN_MAX_COLOUR + 1];
     uint32_t known_right[MAYAN_MAX_COLOUR + 1], known_left[MAYAN_MAX_COLOUR + 1];
     unsigned char right[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
     unsigned char left[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
 } shift_bounds;
 
-static void shift_bounds_init(shift_bounds *sb, int cap)
+static void shift_bounds_init(shift_bounds *sb, int cap, unsigned valid)
 {
     sb->cap = cap;
+    sb->valid = valid;
+    sb->wide_known = 0;
     /* fixed sizes: cleared by a few stores, not a call */
     memset(sb->known_right, 0, sizeof sb->known_right);
     memset(sb->known_left, 0, sizeof sb->known_left);
 }
 
+/* Wide boards: D after the shift of bit `bit` (mayan_wide_shifts) if the mask tells it, else -1. */
+static inline int wide_shifted(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
+                               int bit)
+{
+    if (!(sb->wide_known >> v & 1)) {
+        sb->wide[v] = mayan_wide_shifts(s->bound, cc[v]);
+        sb->wide_known |= 1u << v;
+    }
+    if (sb->wide[v] >> bit & 1) return 0;
+    return sb->cap == 0 || (sb->valid >> v & 1) ? 1 : -1;
+}
+
 static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
                                 int x)
 {
+    if (!s->bound->direct) {
+        int d = wide_shifted(s, cc, sb, v, x);
+        if (d >= 0) return d;
+    }
     if (!(sb->known_right[v] >> x & 1)) {
         mayan_counts c = cc[v] - one_at(x) + one_at(x + 1);
         sb->right[v][x] = (unsigned char)mayan_displacement_small(s->bound, c, sb->cap);
@@ -221,6 +269,10 @@ static inline int shifted_right(search *s, const mayan_counts *cc, shift_bounds 
 static inline int shifted_left(search *s, const mayan_counts *cc, shift_bounds *sb, unsigned v,
                                int x)
 {
+    if (!s->bound->direct) {
+        int d = wide_shifted(s, cc, sb, v, MAYAN_WIDE_LEFT + x - 1);
+        if (d >= 0) return d;
+    }
     if (!(sb->known_left[v] >> x & 1)) {
         mayan_counts c = cc[v] - one_at(x) + one_at(x - 1);
         sb->left[v][x] = (unsigned char)mayan_displacement_small(s->bound, c, sb->cap);
@@ -300,7 +352,7 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     if (invalid2 & (invalid2 - 1)) return false; /* three or more */
     int bad = invalid2 ? 2 : invalid ? 1 : 0;
     shift_bounds sb;
-    if (!direct) shift_bounds_init(&sb, 0);
+    if (!direct) shift_bounds_init(&sb, 0, 0);
     if (bad == 2) {
         /* Only a swap of the two colours can mend both: find where they stand side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
@@ -325,16 +377,27 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     /* With one colour a out of place, only moves that shift a block of a can mend it: the
      * cells of a (and the swaps with a on either side) are all that is tried, in order. */
     uint64_t of_a[MAYAN_MAX_SIDE + 1]; /* read only when bad == 1; of_a[w] = 0: no column */
+    /* Wide boards: the shifts that leave a valid (bit x: from x to x + 1, MAYAN_WIDE_LEFT + x:
+     * back), one look-up; most borders then have no move to try. */
+    uint32_t mends = ~0u;
     if (bad == 1) {
-        for (int x = 0; x < w; x++) of_a[x] = nib_is(col[x], (unsigned)__builtin_ctz(invalid));
+        unsigned a = (unsigned)__builtin_ctz(invalid);
+        for (int x = 0; x < w; x++) of_a[x] = nib_is(col[x], a);
         of_a[w] = 0;
+        if (!direct) mends = mayan_wide_shifts(s->bound, cc[a]);
     }
     for (int x = 0; x < w; x++) {
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
         uint64_t rows = rows_below(hx);
-        if (bad == 1) rows &= ((of_a[x] | of_a[x + 1]) & rows_below(hr)) | of_a[x];
+        if (bad == 1) {
+            /* a to the right (swap or drag), a swapped in from the right, a dragged left */
+            uint64_t right = mends >> x & 1 ? of_a[x] : 0;
+            uint64_t back = mends >> (MAYAN_WIDE_LEFT + x) & 1 ? of_a[x + 1] & rows_below(hr) : 0;
+            uint64_t left = x > 0 && mends >> (MAYAN_WIDE_LEFT + x - 1) & 1 ? of_a[x] : 0;
+            rows &= right | back | left;
+        }
         /* Only rows where some move could empty the board: a swap must make a run (all rows
          * of a border at once: on a full wide board most swaps make none), a drag needs air. */
         if (bad == 0) {
@@ -446,25 +509,15 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
 }
 
 /* Whether one swap of a block of colour a (counts ca) with one of b (cb) across one border
- * leaves both spreads valid. Boards of at most 5 columns: one look-up per colour
- * (mayan_shift_mask); wider ones: up to 4 (w - 1) through the bound's cache. */
+ * leaves both spreads valid: one look-up per colour (mayan_shift_mask, mayan_wide_shifts). */
 static bool pair_mendable(search *s, mayan_counts ca, mayan_counts cb)
 {
     if (s->bound->direct) {
         unsigned ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
         return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
     }
-    for (int x = 0; x + 1 < s->width; x++) {
-        /* a from x to x + 1 and b back, or b from x to x + 1 and a back */
-        for (int turn = 0; turn < 2; turn++) {
-            mayan_counts go = turn ? cb : ca, back = turn ? ca : cb;
-            if ((go >> (4 * x) & 15) && (back >> (4 * (x + 1)) & 15) &&
-                mayan_spread_valid(s->bound, go - one_at(x) + one_at(x + 1)) &&
-                mayan_spread_valid(s->bound, back - one_at(x + 1) + one_at(x)))
-                return true;
-        }
-    }
-    return false;
+    uint32_t ma = mayan_wide_shifts(s->bound, ca), mb = mayan_wide_shifts(s->bound, cb);
+    return ((ma & (mb >> MAYAN_WIDE_LEFT)) | (mb & (ma >> MAYAN_WIDE_LEFT))) & 0x7FFFu;
 }
 
 /* With two moves left: a child with exactly two colours a, b out of place, on its counts as the
@@ -548,30 +601,14 @@ static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned
  * move that shifts neither a nor b leaves both out of place (settling never lowers D), and the
  * last move, which would have to mend both at once (last_pair_possible: one swap of the two),
  * cannot, since it could not on these counts either (settling removes a valid spread R, and if
- * S + shift is valid for S = P - R, so is P + shift). So the first move must shift a or b. On
- * wide boards the child-by-child form of this test costs about what making the child costs
- * (bench/RESULTS-mayan.md, round 8); once per node it costs at most 4 (w - 1) look-ups. */
+ * S + shift is valid for S = P - R, so is P + shift). So the first move must shift a or b: only
+ * their cells are tried, where the child-by-child test would look at every cell. */
 static bool pair_blocked(search *s, const mayan_counts *cc, const unsigned char *d)
 {
     unsigned invalid = out_of_place_mask(d);
     unsigned rest = invalid & (invalid - 1);
     return rest && !(rest & (rest - 1)) &&
            !pair_mendable(s, cc[__builtin_ctz(invalid)], cc[__builtin_ctz(rest)]);
-}
-
-/* The same argument for three or four colours out of place (`out`) on wide boards: a first move
- * that shifts the colours `shifted` leaves the others out of place, and the last move mends two
- * at most, by one swap that must already work on these counts. memo: per node, by colour pair,
- * 0 unknown, 1 no, 2 yes. (Boards of at most 5 columns test each child: last_pair_possible.) */
-static bool leaves_mendable(search *s, const mayan_counts *cc, unsigned out, unsigned shifted,
-                            unsigned char memo[16][16])
-{
-    unsigned rest = out & ~shifted, b = rest & (rest - 1);
-    if (!b) return true;
-    if (b & (b - 1)) return false;
-    unsigned x = (unsigned)__builtin_ctz(rest), y = (unsigned)__builtin_ctz(b);
-    if (!memo[x][y]) memo[x][y] = pair_mendable(s, cc[x], cc[y]) ? 2 : 1;
-    return memo[x][y] == 2;
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
@@ -643,6 +680,7 @@ static inline int move_rank(const pending *p)
 
 static void helper_publish(search *s, int rank);
 static bool helper_answered(search *s, int rank);
+static void root_child_done(search *s, int rank);
 
 /* Searches the pending children in order; true when one holds a solution (path set). The
  * helper's root children go last to first: a solution under one is handed over (the first
@@ -657,18 +695,17 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
         int i = helper_root ? count - 1 - k : k;
         if (helped_root && helper_answered(s, move_rank(&p[i])))
             return s->answered_by_helper = true;
-        /* The commuting-swap cuts below a node take the smaller of two orders as searched
-         * already: true below the helper's root, where the order is the contest's, but not of
-         * the root's own children, which the helper searches last to first. */
-        s->chain[ply] = helper_root ? NO_PREV : p[i].code;
+        s->chain[ply] = p[i].code; /* for the commuting-swap cuts: see searched_first */
         if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
             if (!helper_root) return true;
             helper_publish(s, move_rank(&p[i]));
             handed_over = true;
+            s->root_descending = false;
             continue;
         }
         if (s->timed_out) return handed_over;
+        if (ply == 0 && s->helper) root_child_done(s, move_rank(&p[i]));
     }
     return handed_over;
 }
@@ -721,8 +758,32 @@ struct helper {
     search s;
     pthread_mutex_t lock;  /* guards found_path */
     atomic_int found_rank; /* move_rank of the smallest root child solved so far; INT_MAX: none */
+    /* How far each thread has searched the root's children to their end without a solution:
+     * every root move of rank <= first_done (the first thread), of rank >= helper_done (the
+     * helper, until it hands a solution over). */
+    atomic_int first_done, helper_done;
     mayan_move found_path[MAYAN_MAX_MOVES];
 };
+
+/* Has the other thread searched the root's still swap `code` (x * 16 + y) to its end, without
+ * a solution? Then a path that commutes back to it needs no search here either. */
+static bool root_done_elsewhere(const search *s, int code)
+{
+    int rank = code * 2; /* move_rank of a swap: to the right */
+    if (s->root_children)
+        return rank <= atomic_load_explicit(&s->helper->first_done, memory_order_acquire);
+    return rank >= atomic_load_explicit(&s->helper->helper_done, memory_order_acquire);
+}
+
+/* Root child `rank` and all before it (the first thread), or after it (the helper, until it
+ * hands a solution over), are searched to their end without a solution. */
+static void root_child_done(search *s, int rank)
+{
+    if (!s->root_children)
+        atomic_store_explicit(&s->helper->first_done, rank, memory_order_release);
+    else if (s->root_descending)
+        atomic_store_explicit(&s->helper->helper_done, rank, memory_order_release);
+}
 
 /* The helper: its search's path is the smallest solution under root child `rank`. */
 static void helper_publish(search *s, int rank)
@@ -774,11 +835,14 @@ static void helper_start(search *s)
     h->s = *s;
     search *hs = &h->s;
     hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = hs->pair_cuts = 0;
+    hs->root_cuts = 0;
     hs->helper_at = 0;
     hs->helper = h; /* set in both searches: they hand solutions over through it */
     hs->table_user = 1;
     pthread_mutex_init(&h->lock, NULL);
     atomic_init(&h->found_rank, INT_MAX);
+    atomic_init(&h->first_done, -1);
+    atomic_init(&h->helper_done, INT_MAX);
     h->b = *s->b;
     h->b.cancel = &h->stop;
     h->b.threads = 1;
@@ -786,6 +850,7 @@ static void helper_start(search *s)
     hs->b = &h->b;
     atomic_init(&h->stop, false);
     hs->root_children = malloc(ROOT_CHILDREN_MAX * sizeof *hs->root_children);
+    hs->root_descending = true;
     bool bound = hs->root_children && mayan_bound_init(hs->bound, s->width, s->bound_log2);
     if (bound && mayan_table_share(s->table)) {
         if (s->helper_first) {
@@ -807,7 +872,8 @@ static void helper_start(search *s)
     if (counted) budget_return_core(s->b);
 }
 
-/* Stops and joins the helper of search s, if it has one; returns the nodes it expanded. */
+/* Stops and joins the helper of search s, if it has one; returns the nodes it expanded and adds
+ * its root_cuts to s's. */
 static uint64_t helper_finish(search *s)
 {
     helper *h = s->helper;
@@ -816,6 +882,7 @@ static uint64_t helper_finish(search *s)
     if (!h->ran_here) pthread_join(h->thread, NULL);
     mayan_table_unshare(s->table);
     uint64_t nodes = h->s.nodes;
+    s->root_cuts += h->s.root_cuts;
     mayan_bound_free(h->s.bound);
     pthread_mutex_destroy(&h->lock);
     free(h->s.root_children);
@@ -867,17 +934,13 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         if (d[v] > cap) over |= 1u << v;
     }
     shift_bounds sb;
-    shift_bounds_init(&sb, cap);
+    shift_bounds_init(&sb, cap, ~out_of_place_mask(d));
     /* With two moves left, children with two colours out of place must pass last_pair_possible
-     * (on wide boards the test costs as much as making the child: only pair_blocked, below). */
+     * (two look-ups of shift masks), and a node whose two cannot be mended tries only their
+     * moves (pair_blocked, below). */
     bool blocked = left == 2 && sum <= 2 * cap && pair_blocked(s, cc, d);
-    bool pair_last = left == 2 && s->bound->direct;
+    bool pair_last = left == 2;
     unsigned invalid_now = pair_last ? out_of_place_mask(d) : 0;
-    /* Wide boards with three or four colours out of place: leaves_mendable for each move. */
-    unsigned many_out = left == 2 && !pair_last && !over ? out_of_place_mask(d) : 0;
-    if (__builtin_popcount(many_out) < 3) many_out = 0;
-    unsigned char mend_memo[16][16];
-    if (many_out) memset(mend_memo, 0, sizeof mend_memo);
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
@@ -952,11 +1015,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         pass = du <= cap;
                     }
                     pass = pass && child_sum <= 2 * cap;
-                    if (pass && many_out &&
-                        !leaves_mendable(s, cc, many_out, 1u << v | 1u << u, mend_memo)) {
-                        s->pair_cuts++;
-                        pass = false;
-                    }
                     if (pass && pair_last) {
                         unsigned child_invalid = (invalid_now & ~(1u << v | 1u << u)) |
                                                  (dv ? 1u << v : 0) | (du ? 1u << u : 0);
@@ -1003,7 +1061,6 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 int dv = shifted_left(s, cc, &sb, v, x);
                 if (dv > cap || (over & ~(1u << v)) || sum - d[v] + dv > 2 * cap ||
                     (blocked && !d[v]) ||
-                    (many_out && !leaves_mendable(s, cc, many_out, 1u << v, mend_memo)) ||
                     (pair_last &&
                      !last_pair_possible(s, cc, (invalid_now & ~(1u << v)) | (dv ? 1u << v : 0), v,
                                          cc[v] + one_at(x - 1) - one_at(x), 0, 0))) {
@@ -1116,6 +1173,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
     out->bound_cuts = s.bound_cuts;
     out->pair_cuts = s.pair_cuts;
     out->commute_cuts = s.commute_cuts;
+    out->root_cuts = s.root_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&table);
         mayan_table_free(&table);

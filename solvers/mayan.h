@@ -46,6 +46,8 @@ typedef struct mayan_result {
                               place could not be mended by one swap (mayan.c, pair_blocked) */
     size_t table_bytes;    /* memory the failure table reached */
     uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
+    uint64_t root_cuts;    /* commuting-swap cuts, in either thread, back to a root child the
+                              other thread searched, or the helper itself (last to first) */
     bool helper_answered;  /* the helper thread found the answer first (the same answer) */
 } mayan_result;
 

@@ -48,6 +48,41 @@ static uint64_t next_states(int o1, int o2, int o3, int m)
     return mask;
 }
 
+static inline uint64_t step(const mayan_bound *mb, uint64_t set, int m)
+{
+    int cls = m < CLASSES ? m : CLASSES - 1;
+    uint64_t next = 0;
+    for (; set; set &= set - 1) next |= mb->step[__builtin_ctzll(set)][cls];
+    return next;
+}
+
+/* With no block carried (cap 0) the programme is a walk over the columns' classes alone: the
+ * sets of line states it meets, numbered as they are found, are the states of an automaton
+ * (mayan_bound.h: valid_next). */
+static void build_validity(mayan_bound *mb)
+{
+    uint64_t sets[MAYAN_VALID_STATES];
+    int count = 1;
+    sets[0] = 1ULL << line_state(0, 0, 0);
+    uint64_t done = finished_states();
+    mb->valid_accept = 0;
+    for (int i = 0; i < count; i++) {
+        if (sets[i] & done) mb->valid_accept |= 1ULL << i;
+        for (int m = 0; m < CLASSES; m++) {
+            uint64_t next = step(mb, sets[i], m);
+            int j = 0;
+            while (j < count && sets[j] != next) j++;
+            if (j == count) {
+                if (count == MAYAN_VALID_STATES)
+                    j = 0; /* wrong, and the tests say so */
+                else
+                    sets[count++] = next;
+            }
+            mb->valid_next[i][m] = (unsigned char)j;
+        }
+    }
+}
+
 static void build_steps(mayan_bound *mb)
 {
     for (int o1 = 0; o1 < OPEN12; o1++)
@@ -55,14 +90,6 @@ static void build_steps(mayan_bound *mb)
             for (int o3 = 0; o3 < OPEN3; o3++)
                 for (int m = 0; m < CLASSES; m++)
                     mb->step[line_state(o1, o2, o3)][m] = next_states(o1, o2, o3, m);
-}
-
-static inline uint64_t step(const mayan_bound *mb, uint64_t set, int m)
-{
-    int cls = m < CLASSES ? m : CLASSES - 1;
-    uint64_t next = 0;
-    for (; set; set &= set - 1) next |= mb->step[__builtin_ctzll(set)][cls];
-    return next;
 }
 
 /* The programme for one cap: D if it is at most cap, else cap + 1. sets[carry][cost]: the line
@@ -131,6 +158,7 @@ bool mayan_bound_init(mayan_bound *mb, int width, int entries_log2)
     mb->direct = direct ? direct_d[width - 1] : NULL;
     mb->shifts = direct ? direct_shifts[width - 1] : NULL;
     mb->cache = direct ? NULL : calloc((size_t)1 << entries_log2, sizeof *mb->cache);
+    if (!direct) build_validity(mb); /* for mayan_wide_shifts */
     return direct || mb->cache != NULL;
 }
 
@@ -154,13 +182,13 @@ int mayan_displacement(mayan_bound *mb, mayan_counts counts, int cap)
         atomic_store_explicit(e, fact, memory_order_relaxed);
         return d;
     }
-    uint64_t h = counts * 0x9E3779B97F4A7C15ULL;
-    mayan_bound_entry *e = &mb->cache[h >> mb->index_shift];
+    mayan_bound_entry *e = mayan_bound_slot(mb, counts);
     if (e->known && e->key == counts) {
         if (e->bound <= e->cap_used) return e->bound <= cap ? e->bound : cap + 1; /* exact */
         if (e->cap_used >= cap) return cap + 1;                                   /* > cap */
     }
     int d = displacement(mb, counts, cap);
+    if (e->key != counts) e->shifts = 0;
     e->key = counts;
     e->known = 1;
     e->bound = (unsigned char)d;
@@ -179,5 +207,41 @@ unsigned mayan_shift_mask_compute(mayan_bound *mb, mayan_counts counts)
             mask |= 1u << (4 + x);
     }
     atomic_store_explicit(&mb->shifts[counts], (uint16_t)(mask | 0x8000u), memory_order_relaxed);
+    return mask;
+}
+
+static inline int count_class(unsigned n)
+{
+    return n < CLASSES ? (int)n : CLASSES - 1;
+}
+
+/* Each shift walks the automaton from the state before its two columns: those two with their new
+ * counts, then the rest as they are. */
+uint32_t mayan_wide_shifts_compute(mayan_bound *mb, mayan_counts counts)
+{
+    int w = mb->width;
+    unsigned n[MAYAN_BOUND_MAX_WIDTH];
+    unsigned char before[MAYAN_BOUND_MAX_WIDTH + 1]; /* the state before column x */
+    before[0] = 0;
+    for (int x = 0; x < w; x++) {
+        n[x] = (unsigned)(counts >> (4 * x)) & 15;
+        before[x + 1] = mb->valid_next[before[x]][count_class(n[x])];
+    }
+    uint32_t mask = 0;
+    for (int x = 0; x + 1 < w; x++)
+        for (int back = 0; back < 2; back++) {
+            unsigned from = back ? n[x + 1] : n[x], to = back ? n[x] : n[x + 1];
+            if (!from || to == 15) continue;
+            unsigned q = mb->valid_next[before[x]][count_class(back ? n[x] + 1 : n[x] - 1)];
+            q = mb->valid_next[q][count_class(back ? n[x + 1] - 1 : n[x + 1] + 1)];
+            for (int z = x + 2; z < w; z++) q = mb->valid_next[q][count_class(n[z])];
+            if (mb->valid_accept >> q & 1) mask |= 1u << (back ? MAYAN_WIDE_LEFT + x : x);
+        }
+    mayan_bound_entry *e = mayan_bound_slot(mb, counts);
+    if (e->key != counts) {
+        e->key = counts;
+        e->known = 0;
+    }
+    e->shifts = mask | 0x80000000u;
     return mask;
 }

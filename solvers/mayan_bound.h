@@ -26,12 +26,18 @@
 /* Per-column counts of one colour: column x in bits 4x..4x+3 (counts up to 15; a still column
  * holds at most 11 blocks of one colour). */
 typedef uint64_t mayan_counts;
+#define MAYAN_BOUND_MAX_WIDTH 16
+
+/* Room for the states of the automaton of valid spreads (mayan_bound.c builds it: 60 of them; with
+ * fewer slots than it needs, test_mayan's wide_shift_mask_matches_programme fails). */
+#define MAYAN_VALID_STATES 64
 
 typedef struct mayan_bound_entry {
     mayan_counts key;
-    unsigned char known; /* 0: empty slot */
+    unsigned char known; /* 0: D not known (empty slot, or only shifts known) */
     unsigned char bound; /* D >= bound; exact when bound <= cap_used */
     unsigned char cap_used;
+    uint32_t shifts; /* mayan_wide_shifts of key, with bit 31 set; 0: not known */
 } mayan_bound_entry;
 
 /* A cache of D per request (boards of more than 5 columns), direct-mapped: a lost entry is only
@@ -52,6 +58,10 @@ typedef struct mayan_bound {
     /* Same boards: mayan_shift_mask per spread (bit 15: known), shared the same way. */
     _Atomic uint16_t *shifts;
     uint64_t step[45][5]; /* the programme's table (mayan_bound.c) */
+    /* Validity alone (D = 0) as an automaton over the columns' counts, min(count, 4): state 0 at
+     * the left end, valid when the state after the last column is in valid_accept. */
+    unsigned char valid_next[MAYAN_VALID_STATES][5];
+    uint64_t valid_accept;
 } mayan_bound;
 
 /* entries_log2: 10..20; deep searches meet tens of thousands of spreads, shallow ones few. From
@@ -101,6 +111,26 @@ static inline unsigned mayan_shift_mask(mayan_bound *mb, mayan_counts counts)
 {
     unsigned e = atomic_load_explicit(&mb->shifts[counts], memory_order_relaxed);
     return e & 0x8000u ? e & 0xFFu : mayan_shift_mask_compute(mb, counts);
+}
+
+/* The cache's slot for these counts (boards of more than 5 columns). */
+static inline mayan_bound_entry *mayan_bound_slot(const mayan_bound *mb, mayan_counts counts)
+{
+    return &mb->cache[(counts * 0x9E3779B97F4A7C15ULL) >> mb->index_shift];
+}
+
+/* Boards of more than 5 columns: which single shifts leave the spread valid. Bit x (0..14): one
+ * block from column x to x + 1; bit 16 + x: one from column x + 1 to x; set only where the column
+ * it leaves holds a block. Kept beside D in the cache, so that the search asks once per spread
+ * and colour instead of once per shift; a miss walks the validity automaton once per shift. */
+#define MAYAN_WIDE_LEFT 16
+uint32_t mayan_wide_shifts_compute(mayan_bound *mb, mayan_counts counts);
+
+static inline uint32_t mayan_wide_shifts(mayan_bound *mb, mayan_counts counts)
+{
+    const mayan_bound_entry *e = mayan_bound_slot(mb, counts);
+    if (e->key == counts && e->shifts) return e->shifts & 0x7FFFFFFFu;
+    return mayan_wide_shifts_compute(mb, counts);
 }
 
 /* The same without a cache (tests compare the two). */

@@ -379,14 +379,19 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     uint64_t of_a[MAYAN_MAX_SIDE + 1]; /* read only when bad == 1; of_a[w] = 0: no column */
     /* Wide boards: the shifts that leave a valid (bit x: from x to x + 1, MAYAN_WIDE_LEFT + x:
      * back), one look-up; most borders then have no move to try. */
-    uint32_t mends = ~0u;
+    uint32_t mends = ~0u, columns = (1u << w) - 1; /* columns: where a move may start */
     if (bad == 1) {
         unsigned a = (unsigned)__builtin_ctz(invalid);
         for (int x = 0; x < w; x++) of_a[x] = nib_is(col[x], a);
         of_a[w] = 0;
-        if (!direct) mends = mayan_wide_shifts(s->bound, cc[a]);
+        if (!direct) {
+            mends = mayan_wide_shifts(s->bound, cc[a]);
+            uint32_t back = mends >> MAYAN_WIDE_LEFT & 0x7FFFu;
+            columns &= (mends & 0x7FFFu) | back | back << 1;
+        }
     }
-    for (int x = 0; x < w; x++) {
+    for (; columns; columns &= columns - 1) {
+        int x = __builtin_ctz(columns);
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;

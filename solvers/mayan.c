@@ -31,6 +31,8 @@
  *
  * A search that runs long may get a helper thread (struct helper below): it proves failures
  * into the same table from the other end of the root's children; the answer stays this order's.
+ * Each thread also skips the commuting paths of cut 5 that reorder onto a root child the other
+ * has searched to its end (searched_first).
  *
  * Board: columns of 4-bit cells, one 64-bit word each (mayan_columns.h); the table key packs the
  * columns end to end (mayan_table.h). */
@@ -109,8 +111,11 @@ static inline bool swaps_independent(int a, int bx, int by)
 }
 
 /* Whether a path with the still swap `code` in place of the one at `ply`, chain[ply], was
- * searched first: below the root the search takes the contest's order, and so does the root
- * but for the helper's, which it takes last to first. */
+ * searched to its end first, without a solution: below the root the search takes the contest's
+ * order, and so does the root but for the helper's, which it takes last to first (until it
+ * hands a solution over: then the children after it may hold one). At the root, also when the
+ * other thread has searched that child (root_done_elsewhere). Every path skipped this way leads
+ * to a board proven without solution, so what the table records stays true. */
 static bool root_done_elsewhere(const search *s, int code);
 
 static inline bool searched_first(search *s, int ply, int code)
@@ -143,8 +148,8 @@ static bool reached_before(search *s, int ply, int x, int y)
 
 /* The same question as reached_before for the last move alone, tested on the cells: the still
  * swap (x, y) at board col, after the still swap p = chain[ply - 1] made from board B. When
- * the two touch different cells, and (x, y) makes no run on B and p none after it, the smaller
- * path (x, y), p reached this same board first. */
+ * the two touch different cells, and (x, y) makes no run on B and p none after it, the path
+ * (x, y), p, searched first, reached this same board. */
 static bool pair_reached_before(search *s, const column *col, int ply, int x, int y)
 {
     int p = ply > 0 ? s->chain[ply - 1] : NO_PREV;
@@ -646,14 +651,17 @@ struct pending {
 #define ROOT_CHILDREN_MAX (2 * MAYAN_MAX_SIDE * MAYAN_MAX_SIDE)
 
 /* Is the failure table worth asking about a node with `left` moves and bounds d? With one move
- * left the last move is found or refused from a few bit masks (last_move), faster than a probe
- * into a large table, when two or more colours are out of place, and on boards without the
- * direct tables always (there the masks of mayan_wide_shifts narrow it to a few borders: 16 x 16,
- * k = 7, n = 5 took 12.9 s instead of 14.8 s without the probes). */
+ * left, the last move is found or refused from a few bit masks (last_move), faster than a probe
+ * into a large table, when two or more colours are out of place; on boards without the direct
+ * tables, when any is (the masks of mayan_wide_shifts narrow it to a few borders). With every
+ * colour in place the last move may have to play out dozens of cascades: the probe pays (16 x 16
+ * boards, n = 5: 7 colours 14.8 s without the probes at the last move, 12.5 s with them only when
+ * one or none is out of place, 12.1 s only when none; 5 colours, n = 4: 4.0 s -> 3.2 s). */
 static bool table_pays(const search *s, const unsigned char *d, int left)
 {
     if (!s->use_table || left < s->table_from) return false;
-    return left > 1 || (s->bound->direct && out_of_place(d) < 2);
+    int out = out_of_place(d);
+    return left > 1 || out == 0 || (s->bound->direct && out < 2);
 }
 
 /* Settles the child reached by move (x, y, dir) (child_cc and child_d: its counts and D before

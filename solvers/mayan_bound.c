@@ -72,9 +72,11 @@ static void build_validity(mayan_bound *mb)
             uint64_t next = step(mb, sets[i], m);
             int j = 0;
             while (j < count && sets[j] != next) j++;
+            /* 60 states are met. Were more needed, the masks would be wrong (state 0 in place
+             * of the new one) and wide_shift_mask_matches_programme would fail. */
             if (j == count) {
                 if (count == MAYAN_VALID_STATES)
-                    j = 0; /* wrong, and the tests say so */
+                    j = 0;
                 else
                     sets[count++] = next;
             }

@@ -681,6 +681,41 @@ START_TEST(bound_on_scattered_boards)
 }
 END_TEST
 
+/* Boards of 9 to 16 columns take the wide paths only: the per-spread shift masks with the
+ * validity automaton, the two-move pair test through them, the last move limited to the
+ * columns beside a mending border, and no table probe at the last move unless every colour is
+ * in place. Piles of colours in threes on a few neighbouring columns somewhere on the board,
+ * and low boards filled with 3 or 4 colours (every spread valid: the masks allow nearly every
+ * shift); verdicts and answers equal the unpruned reference's. */
+START_TEST(wide_boards_match_reference)
+{
+    int solvable = 0, cut = 0;
+    for (int i = 0; i < 240; i++) {
+        int w = 9 + rnd(8), n = 2;
+        tboard t;
+        if (i % 3 == 2) {
+            t = random_board(9 + rnd(4), 2, 2, 3 + rnd(2));
+        } else {
+            /* Colours in threes dropped on 4 or 5 neighbouring columns: often solvable. */
+            tboard pile = empty_board(4 + rnd(2), 3);
+            for (int v = 1, k = 2 + rnd(2); v <= k; v++)
+                for (int j = 0; j < 3;) j += drop_block(&pile, v);
+            t = empty_board(w, pile.h);
+            int at = rnd(w - pile.w + 1);
+            for (int x = 0; x < pile.w; x++) memcpy(t.g[at + x], pile.g[x], sizeof pile.g[x]);
+            n += i % 3 == 0;
+        }
+        solvable += check_against_reference(&t, n);
+        mayan_result r;
+        solve(&t, n, &r);
+        cut += r.bound_cuts > 0;
+    }
+    printf("wide: %d of 240 solvable, bound cut in %d\n", solvable, cut);
+    ck_assert_int_ge(solvable, 30);
+    ck_assert_int_ge(cut, 100);
+}
+END_TEST
+
 /* With two moves left and exactly two colours out of place that no single swap of the two can
  * mend on their counts, the search tries only moves of those two colours (pair_blocked); and a
  * move that leaves two colours out of place must leave two that one swap can mend
@@ -1603,6 +1638,7 @@ int main(void)
     tcase_add_test(bound, commuting_swaps_match_reference);
     tcase_add_test(bound, direct_tables_match_reference);
     tcase_add_test(bound, shift_mask_matches_programme);
+    tcase_add_test(bound, wide_boards_match_reference);
     tcase_add_test(bound, wide_shift_mask_matches_programme);
     tcase_add_test(bound, last_move_matches_reference);
     tcase_add_test(bound, many_colours_out_of_place);

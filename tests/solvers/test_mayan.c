@@ -659,6 +659,15 @@ START_TEST(bound_refuses_spread_colour)
 }
 END_TEST
 
+/* check_against_reference, and counts the boards solvable and those where the bound cut. */
+static void check_counting_bound_cuts(const tboard *t, int n, int *solvable, int *cut)
+{
+    *solvable += check_against_reference(t, n);
+    mayan_result r;
+    solve(t, n, &r);
+    *cut += r.bound_cuts > 0;
+}
+
 /* The bound deep in the search: boards of 3 to 4 blocks per colour scattered over wide rows, so
  * that most colours start far from any line. Verdicts and answers equal the reference's. */
 START_TEST(bound_on_scattered_boards)
@@ -669,11 +678,7 @@ START_TEST(bound_on_scattered_boards)
         tboard t = empty_board(w, h);
         for (int v = 1; v <= k; v++)
             for (int j = 0, c = 3 + rnd(2); j < c;) j += drop_block(&t, v);
-        int n = 1 + rnd(3);
-        solvable += check_against_reference(&t, n);
-        mayan_result r;
-        solve(&t, n, &r);
-        cut += r.bound_cuts > 0;
+        check_counting_bound_cuts(&t, 1 + rnd(3), &solvable, &cut);
     }
     printf("scattered: %d of 400 solvable, bound cut in %d\n", solvable, cut);
     ck_assert_int_ge(solvable, 20);
@@ -705,10 +710,7 @@ START_TEST(wide_boards_match_reference)
             for (int x = 0; x < pile.w; x++) memcpy(t.g[at + x], pile.g[x], sizeof pile.g[x]);
             n += i % 3 == 0;
         }
-        solvable += check_against_reference(&t, n);
-        mayan_result r;
-        solve(&t, n, &r);
-        cut += r.bound_cuts > 0;
+        check_counting_bound_cuts(&t, n, &solvable, &cut);
     }
     printf("wide: %d of 240 solvable, bound cut in %d\n", solvable, cut);
     ck_assert_int_ge(solvable, 30);

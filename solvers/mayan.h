@@ -42,8 +42,8 @@ typedef struct mayan_result {
     uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
     uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
     uint64_t pair_cuts;    /* with two moves left, nodes limited to the moves of their two colours
-                              out of place and moves refused, because the colours left out of
-                              place could not be mended by one swap (mayan.c, pair_blocked) */
+                              out of place, because one swap could not mend both (mayan.c,
+                              pair_blocked); children refused that way count as bound_cuts */
     size_t table_bytes;    /* memory the failure table reached */
     uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
     uint64_t root_cuts;    /* commuting-swap cuts, in either thread, back to a root child the

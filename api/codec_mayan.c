@@ -51,10 +51,11 @@ static bool columns_fit_schema(json_t *columns, api_error *err)
                 return api_fail(err, API_INVALID_REQUEST, cell_path,
                                 "A colour must be an integer from 1 to %d, not %s.",
                                 MAYAN_MAX_COLOUR, fields_type_name(value));
+            char shown[FIELDS_NUMBER_TEXT];
             if (v < 0 || v > MAYAN_MAX_COLOUR)
                 return api_fail(err, API_INVALID_REQUEST, cell_path,
-                                "Colour %lld is out of range: colours are 1 to %d.", (long long)v,
-                                MAYAN_MAX_COLOUR);
+                                "Colour %s is out of range: colours are 1 to %d.",
+                                fields_number_text(value, shown), MAYAN_MAX_COLOUR);
         }
     }
     return true;

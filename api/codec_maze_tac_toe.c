@@ -82,6 +82,17 @@ static bool check_row(maze_job *job, int r, const char *text, size_t len, const 
     int n = job->n;
     char what[API_MESSAGE_MAX - 32];
     if (len != (size_t)(3 * n)) {
+        /* A character of several bytes makes the length look wrong: name it instead. */
+        for (size_t k = 0; k < len; k++) {
+            unsigned char c = (unsigned char)text[k];
+            if (c >= 0x20 && c < 0x7f) continue;
+            char one[5];
+            snprintf(what, sizeof what,
+                     "maze row %d has the character '%s' at position %zu (cell %zu); cells are "
+                     "written in ASCII: ### (wall), ... (empty), BBB (start), Mij / Oij.",
+                     r + 1, utf8_byte_shown(c, one), k + 1, k / 3 + 1);
+            return fail_board(err, at, what);
+        }
         snprintf(what, sizeof what,
                  "maze row %d has %zu characters, but a maze of %d rows needs %d in every row "
                  "(N rows of 3N characters, 3 per cell).",

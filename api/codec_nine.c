@@ -42,19 +42,20 @@ static bool row_bits(const char *s, size_t len, int n, uint64_t *bits)
 static bool read_row(uint64_t *m, int i, const char *s, size_t len, int n, const char *path,
                      const char *where, api_error *err)
 {
+    /* Characters first: a character of several bytes would make the length look wrong. */
+    char shown[5];
+    for (size_t j = 0; j < len; j++)
+        if (s[j] != '0' && s[j] != '1')
+            return api_fail(err, API_INVALID_BOARD, path,
+                            "%s has the character '%s' at position %zu; only 0 and 1 are allowed.",
+                            where, utf8_byte_shown((unsigned char)s[j], shown), j + 1);
     if (len != (size_t)n)
         return api_fail(err, API_INVALID_BOARD, path,
                         "%s has %zu characters; every row must have %d, as many as there are rows.",
                         where, len, n);
     uint64_t row = 0;
-    char shown[5];
-    for (size_t j = 0; j < len; j++) {
-        if (s[j] != '0' && s[j] != '1')
-            return api_fail(err, API_INVALID_BOARD, path,
-                            "%s has the character '%s' at position %zu; only 0 and 1 are allowed.",
-                            where, utf8_byte_shown((unsigned char)s[j], shown), j + 1);
+    for (size_t j = 0; j < len; j++)
         if (s[j] == '1') row |= (uint64_t)1 << j;
-    }
     m[i] = row;
     return true;
 }

@@ -81,11 +81,12 @@ static void *rubiks_from_json(json_t *body, api_error *err)
             long long v;
             if (!fields_integral(cell, &v) || v < 1) {
                 api_path_index(path, sizeof path, row_path, c);
+                char shown[FIELDS_NUMBER_TEXT];
                 if (json_is_number(cell) && fields_integral(cell, &v))
                     api_fail(err, API_INVALID_REQUEST, path,
-                             "A cell of \"board\" is %lld; cells are integers from 1 up (the "
+                             "A cell of \"board\" is %s; cells are integers from 1 up (the "
                              "board holds 1..H*W).",
-                             v);
+                             fields_number_text(cell, shown));
                 else
                     api_fail(err, API_INVALID_REQUEST, path,
                              "Every cell of \"board\" must be an integer from 1 up, not %s.",
@@ -141,16 +142,18 @@ static void *rubiks_from_json(json_t *body, api_error *err)
         json_t *row = json_array_get(board, i);
         for (size_t c = 0; c < w; c++) {
             long long v = 0;
-            fields_integral(json_array_get(row, c), &v); /* checked above */
+            json_t *cell = json_array_get(row, c);
+            fields_integral(cell, &v); /* checked above */
             bool bad_range = v < 1 || (unsigned long long)v > n;
             if (bad_range || seen[v - 1]) {
                 api_path_index(row_path, sizeof row_path, "/board", i);
                 api_path_index(path, sizeof path, row_path, c);
+                char shown[FIELDS_NUMBER_TEXT];
                 if (bad_range)
                     api_fail(err, API_INVALID_BOARD, path,
-                             "The value %lld is outside 1..%zu: the board must hold each of "
+                             "The value %s is outside 1..%zu: the board must hold each of "
                              "1..%zu exactly once.",
-                             (long long)v, n, n);
+                             fields_number_text(cell, shown), n, n);
                 else
                     api_fail(err, API_INVALID_BOARD, path,
                              "The value %lld appears a second time: the board must hold each of "

@@ -1,6 +1,8 @@
 #include "json_fields.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -33,12 +35,26 @@ bool fields_integral(const json_t *value, long long *out)
         return true;
     }
     if (!json_is_real(value)) return false;
-    /* 4.0 and 1e3 are integers too (JSON has one number type); the bounds keep the cast
-     * defined, and every caller's range is far inside them. */
+    /* 4.0 and 1e3 are integers too (JSON has one number type). Past the bounds the cast would
+     * be undefined: every caller's range is far inside them, so a saturated value is refused
+     * by the caller's range check, with the number quoted by fields_number_text. */
     double d = json_real_value(value);
-    if (!(d >= -9.0e15 && d <= 9.0e15) || d != floor(d)) return false;
+    if (d > 9.0e15 || d < -9.0e15) {
+        *out = d > 0 ? LLONG_MAX : LLONG_MIN;
+        return true;
+    }
+    if (d != floor(d)) return false;
     *out = (long long)d;
     return true;
+}
+
+const char *fields_number_text(const json_t *value, char out[FIELDS_NUMBER_TEXT])
+{
+    if (json_is_integer(value))
+        snprintf(out, FIELDS_NUMBER_TEXT, "%lld", (long long)json_integer_value(value));
+    else
+        snprintf(out, FIELDS_NUMBER_TEXT, "%.15g", json_number_value(value));
+    return out;
 }
 
 bool fields_known(json_t *obj, const char *base, const char *const *allowed, api_error *err)
@@ -84,9 +100,11 @@ bool fields_int(json_t *obj, const char *base, const char *key, bool required, l
         return api_fail(err, API_INVALID_REQUEST, path,
                         "\"%s\" must be an integer from %lld to %lld, not %s.", key, min, max,
                         fields_type_name(value));
+    char shown[FIELDS_NUMBER_TEXT];
     if (v < min || v > max)
         return api_fail(err, API_INVALID_REQUEST, path,
-                        "\"%s\" is %lld; it must be from %lld to %lld.", key, v, min, max);
+                        "\"%s\" is %s; it must be from %lld to %lld.", key,
+                        fields_number_text(value, shown), min, max);
     *out = v;
     return true;
 }

@@ -13,8 +13,13 @@
 bool fields_known(json_t *obj, const char *base, const char *const *allowed, api_error *err);
 
 /* An integral JSON number: an integer, or a number written with a fraction or exponent whose
- * value is whole (4.0, 1e3) and within +-9e15. false for everything else. */
+ * value is whole (4.0, 1e3). Beyond +-9e15 (every such double is whole) *out is LLONG_MAX or
+ * LLONG_MIN, outside every range the contract allows. false for everything else. */
 bool fields_integral(const json_t *value, long long *out);
+
+/* A JSON number as messages quote it: 7 as "7", 4.0 as "4", 1e19 as "1e+19". */
+#define FIELDS_NUMBER_TEXT 32
+const char *fields_number_text(const json_t *value, char out[FIELDS_NUMBER_TEXT]);
 
 /* An integer field in [min, max] (integral numbers such as 4.0 count). A missing optional field
  * leaves *out = dflt. */

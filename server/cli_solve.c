@@ -37,7 +37,8 @@ static const char usage[] =
     "  --help              this text\n"
     "\n"
     "Exit status: 0 solved; 1 bad input (the contract's JSON error on standard error; answers to\n"
-    "the instances before it are already written) or a read/write failure; 2 bad usage.\n";
+    "the instances before it are already written) or a read/write failure; 2 bad usage (an\n"
+    "unknown option or puzzle, a bad value, a FILE that cannot be opened).\n";
 
 static ssize_t read_fd(void *ctx, char *buf, size_t cap)
 {

@@ -5,18 +5,23 @@
 #define CORS_HEADERS_DEFAULT "Content-Type, X-Request-Id"
 #define CORS_MAX_AGE_S "86400"
 
+void cors_add_any_origin(struct MHD_Response *resp)
+{
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+}
+
 void cors_add(const server_config *cfg, struct MHD_Connection *conn, struct MHD_Response *resp)
 {
     const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
-    if (!origin) return;
     if (config_origin_wildcard(cfg)) {
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
-    } else {
-        /* The answer depends on the Origin: caches must keep one copy per origin. */
-        MHD_add_response_header(resp, "Vary", "Origin");
-        if (!config_origin_allowed(cfg, origin)) return;
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
+        if (origin) cors_add_any_origin(resp);
+        return;
     }
+    /* The answer depends on the Origin, sent or not: caches must keep one copy per origin. */
+    MHD_add_response_header(resp, "Vary", "Origin");
+    if (!origin || !config_origin_allowed(cfg, origin)) return;
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
     MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
 }
 

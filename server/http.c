@@ -924,7 +924,8 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     s->puzzles_json = registry_puzzles_json(&s->puzzles_len);
     s->pool = pool_create(cfg->workers, cfg->queue);
     s->watch = watch_start(cfg->request_timeout_ms, (long)CONNECTION_TIMEOUT_S * 1000);
-    if (!s->puzzles_json || !s->pool || !s->watch || !mhd_errors_init()) {
+    if (!s->puzzles_json || !s->pool || !s->watch ||
+        !mhd_errors_init(config_origin_wildcard(cfg), cfg->max_body)) {
         snprintf(err, err_cap, "puzzled: cannot start %u worker threads", cfg->workers);
         goto fail;
     }

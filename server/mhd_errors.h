@@ -10,10 +10,12 @@
  * The contract promises JSON errors everywhere, so mhd_errors.c gives libmicrohttpd those
  * bodies as the contract's JSON instead; see the comment there for how.
  *
- * Builds the JSON bodies. Call once before the first daemon starts; false when out of memory.
+ * Builds the JSON bodies (with the server's body limit in the messages that need it) and says
+ * whether they carry Access-Control-Allow-Origin: * (allow_any_origin: the server's CORS list is
+ * "*"). Call before the daemon starts; false when out of memory.
  * The server's own responses must never be made with MHD_create_response_from_buffer (that
  * name is the library's error path now): use these two. */
-bool mhd_errors_init(void);
+bool mhd_errors_init(bool allow_any_origin, size_t max_body);
 
 struct MHD_Response;
 

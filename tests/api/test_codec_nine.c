@@ -299,6 +299,24 @@ START_TEST(odd_bytes_are_quoted_as_hex)
         run("{\"a\":[\"1\\t\",\"00\"],\"b\":[\"11\",\"11\"]}", API_FORMAT_JSON, &err));
     ck_assert_str_eq(err.path, "/a/0");
     ck_assert_msg(strstr(err.message, "'\\x09' at position 2") != NULL, "%s", err.message);
+    /* A letter of two bytes in a row of three: named, not the row's length in bytes. */
+    ck_assert_ptr_null(
+        run("{\"a\":[\"1\xC3\xA9\",\"000\",\"000\"],\"b\":[\"111\",\"111\",\"011\"]}",
+            API_FORMAT_JSON, &err));
+    ck_assert_str_eq(err.path, "/a/0");
+    ck_assert_msg(strstr(err.message, "'\\xC3' at position 2") != NULL, "%s", err.message);
+}
+END_TEST
+
+/* A whole number too large to be exact is out of range, quoted as written, not "a fraction". */
+START_TEST(huge_numbers_are_out_of_range)
+{
+    api_error err;
+    ck_assert_ptr_null(
+        run("{\"a\":[\"1\"],\"b\":[\"0\"],\"max_moves\":1e300}", API_FORMAT_JSON, &err));
+    ck_assert_int_eq(err.code, API_INVALID_REQUEST);
+    ck_assert_str_eq(err.path, "/max_moves");
+    ck_assert_msg(strstr(err.message, "is 1e+300; it must be from 0") != NULL, "%s", err.message);
 }
 END_TEST
 
@@ -380,6 +398,7 @@ int main(void)
     tcase_add_test(tc, sample_text_gives_a_shortest_answer);
     tcase_add_test(tc, unsolvable_and_solved_states);
     tcase_add_test(tc, max_moves_in_json);
+    tcase_add_test(tc, huge_numbers_are_out_of_range);
     tcase_add_test(tc, a_9x9_answer_replays);
     tcase_add_loop_test(tc, bad_requests_give_their_code_and_path, 0,
                         (int)(sizeof bad / sizeof bad[0]));

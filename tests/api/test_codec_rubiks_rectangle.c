@@ -379,6 +379,11 @@ static const error_case error_cases[] = {
     /* integral numbers in any notation are integers */
     {API_FORMAT_JSON, "{\"board\":[[1,2.5]]}", API_INVALID_REQUEST, "/board/0/1", NULL},
     {API_FORMAT_JSON, "{\"board\":[[1,99999999999999]]}", API_INVALID_BOARD, "/board/0/1", NULL},
+    /* past +-9e15 every double is whole: a value outside 1..H*W, quoted as written */
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,1e19]]}", API_INVALID_BOARD, "/board/1/1",
+     "value 1e+19 is outside"},
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,-1e19]]}", API_INVALID_REQUEST, "/board/1/1",
+     "is -1e+19"},
     {API_FORMAT_TEXT, "", API_MALFORMED_TEXT, NULL, "line 1"},
     {API_FORMAT_TEXT, "x", API_MALFORMED_TEXT, NULL, "line 1"},
     {API_FORMAT_TEXT, "0\n", API_INVALID_BOARD, NULL, NULL}, /* T out of range: 422 */

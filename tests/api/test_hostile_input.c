@@ -3,6 +3,7 @@
  * budget, and the invariant-boards answer's byte limit. */
 #include <check.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,7 +191,11 @@ START_TEST(integral_numbers_are_integers)
     ck_assert(fields_integral(big, &v) && v == 1000);
     ck_assert(fields_integral(i, &v) && v == -7);
     ck_assert(!fields_integral(half, &v));
-    ck_assert(!fields_integral(huge, &v));
+    ck_assert(fields_integral(huge, &v) && v == LLONG_MAX); /* outside every range */
+    char shown[FIELDS_NUMBER_TEXT];
+    ck_assert_str_eq(fields_number_text(huge, shown), "1e+300");
+    ck_assert_str_eq(fields_number_text(four, shown), "4");
+    ck_assert_str_eq(fields_number_text(i, shown), "-7");
     ck_assert(!fields_integral(s, &v));
     json_decref(four);
     json_decref(big);

@@ -196,6 +196,12 @@ START_TEST(allow_list)
     assert_no_header(&r, "Access-Control-Expose-Headers");
     assert_header(&r, "Vary", "Origin");
     harness_response_free(&r);
+    /* No Origin: no CORS headers, but caches still learn that the answer depends on it. */
+    r = send(&s, "GET", "/healthz", NULL);
+    ck_assert_int_eq(r.status, 200);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    assert_header(&r, "Vary", "Origin");
+    harness_response_free(&r);
     r = send(&s, "OPTIONS", "/solve/nine", (const char *[]){"Origin: https://a.example", NULL});
     ck_assert_int_eq(r.status, 204);
     assert_header(&r, "Access-Control-Allow-Origin", "https://a.example");

@@ -224,11 +224,12 @@ END_TEST
 
 /* Requests libmicrohttpd refuses itself, before the server's callbacks run. Its bodies are
  * HTML; server/mhd_errors.c turns them into the contract's JSON. Each answer is checked for
- * libmicrohttpd's status, a JSON Content-Type, the code, and a closed connection. */
+ * libmicrohttpd's status, a JSON Content-Type, the code, a closed connection, and (the server
+ * allows every origin by default) Access-Control-Allow-Origin, so a page can read it. */
 START_TEST(library_refusals_are_json)
 {
     harness_server s;
-    START(s, NULL);
+    START(s, "--max-body", "1048576", NULL);
     static const char post_chunked[] = "POST /solve/nine HTTP/1.1\r\nHost: x\r\n"
                                        "Content-Type: application/json\r\n"
                                        "Transfer-Encoding: chunked\r\n\r\n";
@@ -265,6 +266,8 @@ START_TEST(library_refusals_are_json)
                       cases[i].status, r.text);
         ck_assert_msg(strstr(r.text, "\r\nContent-Type: application/json\r\n") != NULL, "%s: %s",
                       cases[i].name, r.text);
+        ck_assert_msg(strstr(r.text, "\r\nAccess-Control-Allow-Origin: *\r\n") != NULL, "%s: %s",
+                      cases[i].name, r.text);
         /* libmicrohttpd 0.9.75 writes the status line and headers twice before the body when
          * it refuses a Content-Length (its state machine builds them again after its own error
          * answer; see openapi.yaml): the body is what follows the last header block. */
@@ -275,9 +278,31 @@ START_TEST(library_refusals_are_json)
             json_string_value(json_object_get(json_object_get(root, "error"), "message"));
         ck_assert_msg(strlen(message) > 20 && !strchr(message, '<'), "%s: %s", cases[i].name,
                       message);
+        /* A body too large names the limit: this server's --max-body. */
+        if (cases[i].status == 413)
+            ck_assert_msg(strstr(message, "1048576 bytes") != NULL, "%s: %s", cases[i].name,
+                          message);
         json_decref(root);
         free(r.text);
     }
+    healthy_then_stop(&s);
+}
+END_TEST
+
+/* With an allow-list, the library's refusals cannot tell whose request they answer: no
+ * Access-Control-Allow-Origin (an allowed page then sees a network error, as openapi.yaml says),
+ * but Vary: Origin as on every answer of such a server. */
+START_TEST(library_refusals_with_an_allow_list)
+{
+    harness_server s;
+    START(s, "--cors-origins", "https://a.example", NULL);
+    static const char request[] =
+        "GET /healthz HTTP/2.0\r\nHost: x\r\nOrigin: https://a.example\r\n\r\n";
+    raw_reply r = exchange_refused(&s, request, strlen(request));
+    ck_assert_msg(r.status == 505, "%s", r.text);
+    ck_assert_msg(strstr(r.text, "Access-Control-Allow-Origin") == NULL, "%s", r.text);
+    ck_assert_msg(strstr(r.text, "\r\nVary: Origin\r\n") != NULL, "%s", r.text);
+    free(r.text);
     healthy_then_stop(&s);
 }
 END_TEST
@@ -738,6 +763,7 @@ Suite *hostile_suite(void)
     tcase_set_timeout(http, 600);
     tcase_add_test(http, bad_framing_is_400_and_close);
     tcase_add_test(http, library_refusals_are_json);
+    tcase_add_test(http, library_refusals_with_an_allow_list);
     tcase_add_test(http, invalid_utf8_is_quoted_safely);
     tcase_add_test(http, contract_consistency);
     suite_add_tcase(s, http);

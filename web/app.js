@@ -109,7 +109,11 @@
     const st = state();
     const old = st.mode;
     if (old === mode) return;
-    if (old !== "board" && st.edited[old]) applyText(old);
+    /* A typed body the board cannot show keeps its mode: the warning says why. */
+    if (old !== "board" && st.edited[old] && !applyText(old)) {
+      $("format").value = old;
+      return;
+    }
     st.mode = mode;
     /* A typed body may have changed the size or the options: the fields follow the model. */
     showSizes();
@@ -135,14 +139,23 @@
     clearErrors();
   }
 
+  /* The size fields of the puzzle shown: built when the puzzle changes, else only given their
+   * values, so that the field being typed in or stepped with the arrow keys keeps the focus. */
   function showSizes() {
-    const a = adapter(), st = state(), size = a.getSize(st.model);
+    const a = adapter(), size = a.getSize(state().model);
     const box = $("sizes");
+    const fields = a.sizes(info().limits);
+    if (box.dataset.puzzle === a.slug) {
+      for (const f of fields) $("size-" + f.key).value = size[f.key];
+      return;
+    }
+    box.dataset.puzzle = a.slug;
     box.replaceChildren();
-    for (const f of a.sizes(info().limits)) {
+    for (const f of fields) {
       const id = "size-" + f.key;
       const inp = el("input", { id, type: "number", min: f.min, max: f.max, value: size[f.key], "data-path": f.path, inputmode: "numeric" });
       inp.addEventListener("change", () => {
+        const st = state(); /* Undo puts a copy in its place */
         const v = P.clampInt(inp.value, f.min, f.max);
         inp.value = v;
         const before = structuredClone(st);
@@ -252,6 +265,7 @@
         try {
           st.texts[st.mode] = generate(st.mode);
         } catch (e) {
+          st.texts[st.mode] = ""; /* never an older body, for another board */
           note = e.message;
         }
       } else note = "This text has edits that are not applied to the board yet.";
@@ -391,6 +405,10 @@
     stopPlay();
     const st = state(), a = adapter(), p = info();
     if (st.mode !== "board" && st.edited[st.mode]) st.texts[st.mode] = $("body").value;
+    if (st.mode !== "board" && !st.texts[st.mode].trim()) {
+      setStatus(`Nothing to send: the ${MODES[st.mode]} body is empty. ${$("body-note").textContent}`.trim(), "err");
+      return;
+    }
     const req = request();
     const sent = { model: answerModel(st, a, req), text: req.ctype === "text/plain" ? req.body : null };
     const ticket = { title: p.title };
@@ -586,8 +604,12 @@
     $("solved-flag").className = solved ? "ok" : pos === rep.total ? "err" : "";
     $("answer-board").dataset.step = pos;
     $("answer-board").dataset.solved = solved ? "1" : "0";
+    /* A button that disables itself would drop the keyboard focus to the page: the slider
+     * takes it. */
+    const focused = document.activeElement;
     $("prev").disabled = pos === 0;
     $("next").disabled = pos === rep.total;
+    if (focused && focused.disabled) $("step").focus();
   }
 
   function stopPlay() {
@@ -681,14 +703,25 @@
     setStatus("Ready: edit the board, or load the example, then Solve.");
   }
 
-  $("puzzle").addEventListener("change", () => {
-    const st = state();
-    if (st && st.mode !== "board" && st.edited[st.mode]) st.texts[st.mode] = $("body").value;
-    history.replaceState(null, "", "#" + $("puzzle").value);
+  /* Shows another puzzle; the one left keeps what was typed (the body's input handler keeps
+   * its text as it is typed). */
+  function switchPuzzle(slug) {
+    $("puzzle").value = slug;
     const left = solving ? solving.title : "";
     showPuzzle();
     if (left) setStatus(`The answer to ${left} still on its way is dropped: you switched puzzles.`);
+  }
+  $("puzzle").addEventListener("change", () => {
+    history.pushState(null, "", "#" + $("puzzle").value); /* Back returns to the one before */
+    switchPuzzle($("puzzle").value);
   });
+  /* The hash names the puzzle: edited in the address bar, or Back and Forward. */
+  const followHash = () => {
+    const want = location.hash.slice(1);
+    if (want !== $("puzzle").value && puzzles.some((p) => p.slug === want)) switchPuzzle(want);
+  };
+  window.addEventListener("hashchange", followHash);
+  window.addEventListener("popstate", followHash);
   $("format").addEventListener("change", () => switchMode($("format").value));
   $("body").addEventListener("input", () => {
     const st = state();
@@ -725,7 +758,15 @@
     drawBoardsPage();
   });
   document.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "Enter") solve();
+    if (!((ev.ctrlKey || ev.metaKey) && ev.key === "Enter")) return;
+    /* A field applies its value when it loses the focus (change): let the one being typed in
+     * apply it first, so that what is on screen is what is sent. */
+    const f = document.activeElement;
+    if (f && f.matches("input, select")) {
+      f.blur();
+      if (f.isConnected) f.focus();
+    }
+    solve();
   });
 
   load().catch((e) => setStatus("Cannot load the puzzle list (GET /puzzles): " + e.message, "err"));

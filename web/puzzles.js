@@ -97,6 +97,11 @@
   }
   /* After a redraw, put the focus back on the cell that had it. */
   function refocus(container, at) {
+    if (at.canvas) {
+      const g = container.querySelector('[role="grid"]');
+      if (g) g.focus();
+      return;
+    }
     const scope = at.group ? `[role="rowgroup"][aria-label="${at.group}"] ` : "";
     const cell = container.querySelector(`${scope}[role="gridcell"][data-r="${at.r}"][data-c="${at.c}"]`);
     if (!cell) return;
@@ -145,8 +150,10 @@
     const cell = el("div", { role: "gridcell", class: "canvas-cell" }, canvas, note);
     const g = el("div", { role: "grid", "aria-label": label, "aria-readonly": "true", class: "grid canvas-grid", tabindex: 0 }, el("div", { role: "row" }, cell));
     if (onClick) canvas.addEventListener("click", (ev) => {
+      /* Inside the border: the picture is the content box. */
       const rect = canvas.getBoundingClientRect();
-      onClick((ev.clientY - rect.top) / rect.height, (ev.clientX - rect.left) / rect.width);
+      const x = ev.clientX - rect.left - canvas.clientLeft, y = ev.clientY - rect.top - canvas.clientTop;
+      onClick(Math.min(0.999999, Math.max(0, y / canvas.clientHeight)), Math.min(0.999999, Math.max(0, x / canvas.clientWidth)));
     });
     return { root: g, canvas, note };
   }
@@ -227,16 +234,7 @@
     },
     editor(m, changed) {
       const n = m.n;
-      if (n > NINE_DOM_MAX) {
-        const cv = canvasGrid("Board editor", `${n} × ${n}: A left, B right; click a cell to flip it.`, (fy, fx) => {
-          const which = fx < 0.5 ? "a" : "b";
-          const c = Math.min(n - 1, Math.floor((fx < 0.5 ? fx : fx - 0.5) * 2 * n)), r = Math.min(n - 1, Math.floor(fy * n));
-          m[which][r][c] ^= 1;
-          changed();
-        });
-        drawNineCanvas(cv.canvas, n, m.a, m.b, null);
-        return cv.root;
-      }
+      if (n > NINE_DOM_MAX) return nineCanvasEditor(m, changed);
       const group = (which) =>
         gridRows(n, n, (r, c) => ({
           text: String(m[which][r][c]),
@@ -330,7 +328,57 @@
       };
     },
   };
-  function drawNineCanvas(canvas, n, a, b, hl) {
+  /* The editor of boards too large for a grid of cells: a picture of 2n + 1 columns (A, a blank
+   * column, B). Clicks flip the cell under the pointer; the keyboard moves a cursor (arrows,
+   * Home, End) and flips (Space, Enter) or sets (0, 1) the cell under it. The cursor outlives
+   * the redraw after each change (nineCursor). */
+  let nineCursor = { r: 0, k: 0 }; /* k: drawn column, n is the blank one */
+  function nineCanvasEditor(m, changed) {
+    const n = m.n, cur = nineCursor;
+    cur.r = Math.min(cur.r, n - 1);
+    cur.k = Math.min(cur.k, 2 * n);
+    if (cur.k === n) cur.k = n - 1;
+    const cell = (k) => (k < n ? ["a", k] : ["b", k - n - 1]);
+    const cv = canvasGrid("Board editor", "", (fy, fx) => {
+      const k = Math.min(2 * n, Math.floor(fx * (2 * n + 1))), r = Math.min(n - 1, Math.floor(fy * n));
+      if (k === n) return; /* the blank column between A and B */
+      Object.assign(cur, { r, k });
+      flip();
+    });
+    cv.root.setAttribute("aria-readonly", "false");
+    cv.note.setAttribute("aria-live", "polite");
+    const draw = () => {
+      const [which, c] = cell(cur.k);
+      cv.note.textContent = `${n} × ${n}: A left, B right. Click a cell to flip it, or use the arrow keys and Space. Cursor: ${which.toUpperCase()} row ${cur.r + 1} column ${c + 1}, ${m[which][cur.r][c]}.`;
+      drawNineCanvas(cv.canvas, n, m.a, m.b, null, document.activeElement === cv.root ? cur : null);
+    };
+    const flip = (v) => {
+      const [which, c] = cell(cur.k);
+      m[which][cur.r][c] = v === undefined ? m[which][cur.r][c] ^ 1 : v;
+      changed({ canvas: true }); /* the redrawn editor takes the focus back */
+    };
+    cv.root.addEventListener("focus", draw);
+    cv.root.addEventListener("blur", draw);
+    cv.root.addEventListener("keydown", (ev) => {
+      const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[ev.key];
+      if (step) {
+        cur.r = Math.max(0, Math.min(n - 1, cur.r + step[0]));
+        let k = cur.k + step[1];
+        if (k === n) k += step[1]; /* over the blank column */
+        if (k >= 0 && k <= 2 * n) cur.k = k;
+        draw();
+      } else if (ev.key === "Home" || ev.key === "End") {
+        cur.k = ev.key === "Home" ? 0 : 2 * n;
+        draw();
+      } else if (ev.key === " " || ev.key === "Enter") flip();
+      else if (ev.key === "0" || ev.key === "1") flip(Number(ev.key));
+      else return;
+      ev.preventDefault();
+    });
+    draw();
+    return cv.root;
+  }
+  function drawNineCanvas(canvas, n, a, b, hl, cursor) {
     const w = 2 * n + 1;
     drawCanvas(canvas, n, w, (i) => {
       const r = Math.floor(i / w), c = i % w;
@@ -340,6 +388,12 @@
       const lit = hl && (hl.col === cc || hl.mat === which);
       return on ? (lit ? 0xb26b00 : 0x1d3557) : lit ? 0xffe08a : 0xe9eef5;
     }, null);
+    if (cursor) {
+      const px = canvas.width / w, ctx = canvas.getContext("2d");
+      ctx.strokeStyle = "#e63946";
+      ctx.lineWidth = Math.max(1, px / 3);
+      ctx.strokeRect(cursor.k * px, cursor.r * px, px, px);
+    }
   }
 
   /* ---- Rubik's Rectangle ---------------------------------------------------------------- */
@@ -394,7 +448,11 @@
       const cells = new Int32Array(h * w);
       o.board.forEach((row, r) => {
         if (!Array.isArray(row) || row.length !== w) throw new Error(`Row ${r + 1} must hold ${w} numbers, like the first.`);
-        row.forEach((v, c) => (cells[r * w + c] = Number.isInteger(v) ? v : 0));
+        row.forEach((v, c) => {
+          /* The board holds whole numbers only: anything else stays in the JSON, never turned into 0. */
+          if (!Number.isInteger(v) || Math.abs(v) > 0x7fffffff) throw new Error(`Row ${r + 1}, column ${c + 1} is ${JSON.stringify(v)}, not a whole number the board can hold.`);
+          cells[r * w + c] = v;
+        });
       });
       return { h, w, cells, opts: {} };
     },
@@ -602,7 +660,17 @@
     fromJSON(o) {
       if (!o || !Array.isArray(o.columns)) throw new Error('Give "columns": one array of colours per column, bottom first.');
       const width = o.width ?? 5, height = o.height ?? 7;
-      const columns = Array.from({ length: width }, (_, x) => (Array.isArray(o.columns[x]) ? o.columns[x].slice(0, height).map(Number) : []));
+      /* What the board cannot show stays in the JSON (the server names the field): nothing is
+       * cut or changed on the way to the board. */
+      for (const [k, v] of [["width", width], ["height", height]])
+        if (!Number.isInteger(v) || v < 1 || v > 16) throw new Error(`"${k}" is ${JSON.stringify(v)}; the board takes 1 to 16.`);
+      if (o.columns.length !== width) throw new Error(`"columns" holds ${o.columns.length} columns but the board is ${width} wide.`);
+      const columns = o.columns.map((col, x) => {
+        if (!Array.isArray(col)) throw new Error(`Column ${x} is not an array of colours.`);
+        if (col.length > height) throw new Error(`Column ${x} holds ${col.length} blocks but the board is ${height} high.`);
+        for (const v of col) if (!Number.isInteger(v) || v < 1 || v > 10) throw new Error(`Column ${x} holds ${JSON.stringify(v)}; colours are 1 to 10.`);
+        return col.slice();
+      });
       return { width, height, columns, opts: { moves: o.moves } };
     },
     toObject(m) {

@@ -275,6 +275,7 @@ async function pageTests(t, browser, report) {
       await page.getByLabel(/Request body/).fill(typed); /* not valid JSON yet */
       await page.getByLabel("Edit as").selectOption("board");
       assert(/kept as typed/.test(await page.locator("#status").textContent()), "the page says the text was kept");
+      assertEq(await page.getByLabel("Edit as").inputValue(), "json", "and stays in JSON, where it can be mended");
       await choose(page, "mayan");
       await choose(page, "nine");
       await page.getByLabel("Edit as").selectOption("json");
@@ -476,6 +477,139 @@ async function pageTests(t, browser, report) {
       assert(await page.locator("#answer-stale").isVisible(), "the edit marks the answer");
       await solveAndWait(page);
       assert(await page.locator("#answer-stale").isHidden(), "solving again clears the mark");
+    });
+
+    await t.test("Ctrl+Enter sends the value still being typed in a field", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      const sent = [];
+      const listen = (r) => r.url().endsWith("/solve/rubiks-rectangle") && sent.push(r.postData());
+      page.on("request", listen);
+      /* Row 3 of the example is 7 8 9: type 9 over the 7 and 7 over the 9, leave the focus in the
+       * last cell and press Ctrl+Enter. */
+      await page.getByRole("textbox", { name: "Row 3 column 1" }).fill("9");
+      await page.getByRole("textbox", { name: "Row 3 column 3" }).fill("7");
+      await page.keyboard.press("Control+Enter");
+      await page.waitForSelector("#answer[data-ready]", { timeout: 60000 });
+      page.off("request", listen);
+      assertEq(sent.length, 1, "one request");
+      assert(sent[0].includes("[9,8,7]"), "the board on screen is the board sent: " + sent[0]);
+      await replayToSolved(page);
+      /* The same for an option: mayan's moves typed and sent at once. */
+      await choose(page, "mayan");
+      await button(page, "Example").click();
+      await page.getByLabel(/Clear it in exactly/).fill("2");
+      await page.keyboard.press("Control+Enter");
+      await page.waitForFunction(() => /^(Solved|Not solvable)/.test(document.getElementById("status").textContent));
+      assert(/"moves":2/.test(await requestText(page)), "moves 2 sent");
+      assert(!/Solved: 3 moves/.test(await page.locator("#status").textContent()), "not the answer to 3 moves");
+    });
+
+    await t.test("size fields and replay buttons keep the keyboard focus", async () => {
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      const size = page.getByLabel(/Size n/);
+      await size.focus();
+      await size.press("ArrowUp");
+      await size.press("ArrowUp");
+      assertEq(await size.inputValue(), "5", "two steps up from 3");
+      assertEq(await page.evaluate(() => document.activeElement.id), "size-n", "the field keeps the focus");
+      assert((await requestText(page)).includes('"a":["10000"'), "a 5 x 5 request");
+      await button(page, "Example").click();
+      await solveAndWait(page);
+      const next = button(page, "Next");
+      await next.focus();
+      for (let i = 0; i < 12 && !(await next.isDisabled()); i++) await page.keyboard.press("Enter");
+      assert(await next.isDisabled(), "Next is disabled at the last step");
+      assertEq(await page.evaluate(() => document.activeElement.id), "step", "the slider takes the focus");
+    });
+
+    await t.test("nine 64 x 64: clicks flip the cell under the pointer, the keyboard edits too", async () => {
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("board");
+      await page.getByLabel(/Size n/).fill("64");
+      await page.getByLabel(/Size n/).press("Enter");
+      const n = 64;
+      const body = async () => JSON.parse((await requestText(page)).split("\n\n")[1]);
+      const editor = page.getByRole("grid", { name: "Board editor" });
+      assertEq(await editor.getAttribute("aria-readonly"), "false", "the picture is an editor");
+      /* Cells a map of 2n columns (no blank one between A and B) took for their neighbours;
+       * `at`: where in the cell, from its left. The picture is inside a 1 px border. */
+      const cases = [["a", 10, 60, 0.4], ["a", 5, 63, 0.4], ["b", 30, 0, 0.6], ["b", 63, 10, 0.6]];
+      for (const [which, r, c, at] of cases) {
+        const before = await body();
+        const box = await page.locator("#editor canvas").boundingBox();
+        const k = which === "a" ? c : c + n + 1;
+        const x = box.x + 1 + ((k + at) / (2 * n + 1)) * (box.width - 2), y = box.y + 1 + ((r + 0.5) / n) * (box.height - 2);
+        await page.mouse.click(Math.round(x), Math.round(y));
+        const after = await body();
+        const changed = [];
+        for (const m of ["a", "b"]) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (before[m][i][j] !== after[m][i][j]) changed.push(`${m}${i},${j}`);
+        assertEq(changed, [`${which}${r},${c}`], `a click on ${which} row ${r} column ${c} flips that cell alone`);
+      }
+      /* Keyboard: the cursor starts where the last click was (B row 63, column 10, 0-based);
+       * two steps left and one up, then 0 on B's 1; nine more steps left cross the blank
+       * column into A's last column. */
+      await editor.focus();
+      for (const key of ["ArrowLeft", "ArrowLeft", "ArrowUp"]) await page.keyboard.press(key);
+      await page.keyboard.press("0");
+      assertEq((await body()).b[62][8], "0", "0 set B row 62 column 8");
+      assert(/Cursor: B row 63 column 9, 0/.test(await editor.textContent()), "the cursor is said in words");
+      for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowLeft");
+      await page.keyboard.press(" ");
+      assertEq((await body()).a[62][63], "1", "Space flipped A row 62 column 63");
+      assertEq(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), "Board editor", "the editor keeps the focus");
+      await page.getByLabel(/Size n/).fill("3");
+      await page.getByLabel(/Size n/).press("Enter");
+    });
+
+    await t.test("no body sent that is not the board being edited", async () => {
+      /* mayan 6 wide has no contest text: the text field is empty and Solve says why. */
+      await choose(page, "mayan");
+      await page.getByLabel("Edit as").selectOption("text");
+      await page.getByLabel("Edit as").selectOption("board");
+      await page.getByLabel(/Width/).fill("6");
+      await page.getByLabel(/Width/).press("Enter");
+      await page.getByLabel("Edit as").selectOption("text");
+      assertEq(await page.getByLabel(/Request body/).inputValue(), "", "no text for a 6-wide board");
+      let posted = 0;
+      const count = (r) => r.url().includes("/solve/") && posted++;
+      page.on("request", count);
+      await button(page, "Solve").click();
+      assert(/Nothing to send.*5 × 7 boards only/.test(await page.locator("#status").textContent()), "Solve says why it sends nothing");
+      page.off("request", count);
+      assertEq(posted, 0, "nothing posted");
+      await page.getByLabel("Edit as").selectOption("board");
+      await page.getByLabel(/Width/).fill("5");
+      await page.getByLabel(/Width/).press("Enter");
+      /* JSON the board cannot show keeps its mode and says so, instead of being cut. */
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill('{"moves":1,"columns":[[1,2,1,2,1,2,1,2],[],[],[],[]]}');
+      await page.getByLabel("Edit as").selectOption("board");
+      assertEq(await page.getByLabel("Edit as").inputValue(), "json", "still JSON");
+      assert(/Column 0 holds 8 blocks but the board is 7 high/.test(await page.locator("#status").textContent()), "the status says why");
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill('{"board":[[1,2,3],[4,5,6],[7,8,9.5]]}');
+      await page.getByLabel("Edit as").selectOption("board");
+      assertEq(await page.getByLabel("Edit as").inputValue(), "json", "a fraction stays in the JSON");
+      assert(/9\.5, not a whole number/.test(await page.locator("#status").textContent()), "and is named");
+      await page.getByLabel(/Request body/).fill('{"board":[[1,2,3],[4,5,6],[7,8,9]]}');
+      await page.getByLabel("Edit as").selectOption("board");
+    });
+
+    await t.test("the hash names the puzzle: typed in the address bar, Back and Forward", async () => {
+      await choose(page, "nine");
+      await page.evaluate(() => (location.hash = "mayan"));
+      await page.waitForFunction(() => document.getElementById("puzzle").value === "mayan");
+      await choose(page, "invariant-boards");
+      assertEq(new URL(page.url()).hash, "#invariant-boards", "the hash follows the choice");
+      await page.goBack();
+      await page.waitForFunction(() => document.getElementById("puzzle").value === "mayan");
+      await page.goForward();
+      await page.waitForFunction(() => document.getElementById("puzzle").value === "invariant-boards");
     });
 
     await t.test("no script error and no 404 on the page", async () => {

@@ -181,4 +181,17 @@ for i in 1 2 3; do counts+="puzzled-$i $(count_ids "$i" stop), "; done
 say "compose: answered by: ${counts%, }; puzzled-2 exit code $(podman inspect --format '{{.State.ExitCode}}' "$(replica 2)")"
 retried=$(podman logs "${project}_proxy_1" 2>&1 | grep -c '"upstream":"[^"]*, ' || true)
 say "compose: nginx log lines where a request went on to another replica: $retried"
+
+# Started again, a replica may come back on another address (podman gives one on each start):
+# the proxy's entrypoint (nginx/reload-on-dns.sh) reloads nginx when it does, so the replica
+# gets its share again rather than its old address the requests.
+ip() { podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
+reloads_before=$(podman logs "${project}_proxy_1" 2>&1 | grep -c 'reload-on-dns' || true)
+podman start "$(replica 2)" >/dev/null
+sleep 5 # the entrypoint looks every 2 s
+python3 docker/check.py spread "http://127.0.0.1:$port" "$oracle" 300 back
+c=$(count_ids 2 back)
+reloads=$(podman logs "${project}_proxy_1" 2>&1 | grep -c 'reload-on-dns' || true)
+say "compose: puzzled-2 started again at $(ip "$(replica 2)"): it answered $c of 300; the proxy reloaded $((reloads - reloads_before)) time(s) since"
+[ "$c" -ge 30 ] || { say "compose: the started replica answered only $c of 300"; exit 1; }
 say "all container checks passed"

@@ -65,6 +65,7 @@ struct http_server {
     struct MHD_Daemon *daemon;
     pool *pool;
     atomic_bool draining;
+    atomic_bool grace_over;  /* the drain cancelled the work still running */
     atomic_size_t in_flight; /* requests from their first call to their completion */
     /* Cores that no solve is using: each running job holds one, a helper thread one more
      * (budget.idle_cores); negative when more solves run than there are cores. */
@@ -599,6 +600,12 @@ static void job_solve(pool_job *job, const atomic_bool *cancel)
     atomic_fetch_add_explicit(&r->srv->idle_cores, 1, memory_order_relaxed);
     if (!r->answer && r->err.code == API_OK)
         api_fail(&r->err, API_INTERNAL, NULL, "The solver failed without saying why.");
+    /* Cut off by the drain, not by its budget: another instance may take it (a proxy retries
+     * a 503 elsewhere; a 422 would be final). */
+    if (!r->answer && r->err.code == API_TIME_LIMIT && atomic_load(&r->srv->grace_over))
+        api_fail(&r->err, API_OVERLOADED, NULL,
+                 "The server shut down before this solve finished; retry in a moment (another "
+                 "instance will take it).");
     /* A large body was parsed, or a long solve may have built large tables (Mayan's reach
      * 64 MiB): give the freed memory back. */
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -912,6 +919,7 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
     s->body_memory = cfg->body_memory ? cfg->body_memory : default_body_memory(cfg->max_body);
     atomic_init(&s->body_held, 0);
     atomic_init(&s->draining, false);
+    atomic_init(&s->grace_over, false);
     atomic_init(&s->in_flight, 0);
     atomic_init(&s->idle_cores, sysres_cores());
     atomic_init(&s->suspended, 0);
@@ -1030,11 +1038,12 @@ void http_drain_and_stop(http_server *s)
      * (stopping the daemon with suspended connections is undefined). Solvers check their
      * budgets often, so this wait is short. */
     if (atomic_load(&s->in_flight) > 0) {
+        atomic_store(&s->grace_over, true);
         pool_cancel_all(s->pool);
         watch_cancel_all(s->watch);
     }
     while (pool_outstanding(s->pool) > 0 || atomic_load(&s->suspended) > 0) sleep_ms(5);
-    /* The cancelled answers (422 time_limit) are short: give them a moment to go out. */
+    /* The cancelled answers (503 overloaded) are short: give them a moment to go out. */
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (atomic_load(&s->in_flight) > 0 && seconds_since(&start) < 1.0) sleep_ms(5);
 

@@ -4,6 +4,7 @@
  * passed through and requests spread over the replicas, a streamed 1000 x 1000 answer arriving
  * whole (replayed here), and a replica killed mid-run with no request answered wrongly.
  * Skips, saying so, only when nginx is not installed (.ci/packages/proxy.txt). */
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
 #include <jansson.h>
@@ -11,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -413,9 +416,52 @@ static void assert_json_error(const harness_response *r, int status, const char 
     json_decref(root);
 }
 
+/* Sends raw bytes to the proxy and reads its whole answer (nginx closes after these errors). */
+static char *raw_exchange(int port, const char *request)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    struct timeval tv = {10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    size_t len = strlen(request);
+    ck_assert_int_eq(send(fd, request, len, MSG_NOSIGNAL), (ssize_t)len);
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    for (ssize_t got; n + 1 < cap && (got = recv(fd, out + n, cap - 1 - n, 0)) > 0;)
+        n += (size_t)got;
+    out[n] = '\0';
+    close(fd);
+    return out;
+}
+
+/* A raw answer: the status, JSON with the error code, and the request id nginx made (32 hex
+ * digits) and CORS, as on every error of the proxy. */
+static void assert_raw_json_error(char *reply, int status, const char *code)
+{
+    int got = 0;
+    ck_assert_msg(sscanf(reply, "HTTP/1.1 %d", &got) == 1 && got == status, "want %d: %s", status,
+                  reply);
+    ck_assert_msg(strstr(reply, "\r\nContent-Type: application/json\r\n"), "%s", reply);
+    ck_assert_msg(strstr(reply, "\r\nAccess-Control-Allow-Origin: *\r\n"), "%s", reply);
+    const char *id = strstr(reply, "\r\nX-Request-Id: ");
+    ck_assert_msg(id && strspn(id + 16, "0123456789abcdef") == 32, "%s", reply);
+    const char *body = strstr(reply, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    json_t *root = json_loads(body + 4, 0, NULL);
+    ck_assert_msg(root != NULL, "not JSON: %s", reply);
+    const char *c = json_string_value(json_object_get(json_object_get(root, "error"), "code"));
+    ck_assert_str_eq(c ? c : "(none)", code);
+    json_decref(root);
+    free(reply);
+}
+
 /* The errors nginx makes itself (docker/nginx/puzzled.conf, error_page) look like puzzled's:
  * a body over 16 MiB is 413 body_too_large, no replica left is 503 overloaded with Retry-After,
- * both JSON with the request id and CORS, so that a page on another origin can read them. */
+ * a request nginx cannot read or will not pass is 400, 405, 414, 431 or 505 as puzzled would
+ * answer it, all JSON with the request id and CORS, so that a page on another origin can read
+ * them. Headers puzzled takes (up to 32 KiB) pass. */
 START_TEST(proxy_errors_are_the_contracts)
 {
     if (access(NGINX, X_OK) != 0) return;
@@ -430,6 +476,50 @@ START_TEST(proxy_errors_are_the_contracts)
     assert_json_error(&r, 413, "body_too_large", "big-1");
     harness_response_free(&r);
     free(body);
+
+    /* A 10 000-byte header is within puzzled's 32 KiB: it passes. A 40 000-byte one does not. */
+    char *pad = malloc(40 * 1024);
+    memcpy(pad, "X-Pad: ", 7);
+    memset(pad + 7, 'x', 10000);
+    pad[10007] = '\0';
+    ck_assert(harness_request(&t.proxy, "GET", "/healthz", NULL, NULL, 0,
+                              (const char *[]){pad, NULL}, &r));
+    ck_assert_int_eq(r.status, 200);
+    harness_response_free(&r);
+    char *request = malloc(48 * 1024);
+    memset(pad + 7, 'x', 40000);
+    pad[40007] = '\0';
+    snprintf(request, 48 * 1024, "GET /healthz HTTP/1.1\r\nHost: x\r\n%s\r\n\r\n", pad);
+    assert_raw_json_error(raw_exchange(t.proxy.port, request), 431, "headers_too_large");
+    snprintf(request, 48 * 1024, "GET /%s HTTP/1.1\r\nHost: x\r\n\r\n", pad + 7);
+    assert_raw_json_error(raw_exchange(t.proxy.port, request), 414, "headers_too_large");
+    free(request);
+    free(pad);
+    assert_raw_json_error(
+        raw_exchange(t.proxy.port,
+                     "TRACE /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        405, "method_not_allowed");
+    assert_raw_json_error(raw_exchange(t.proxy.port, "GET /healthz HTTP/1.1\r\n\r\n"), 400,
+                          "invalid_request");
+    /* The proxy's own error paths are not reachable from outside. */
+    assert_raw_json_error(
+        raw_exchange(t.proxy.port,
+                     "GET /_puzzled_errors/400 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        404, "not_found");
+    assert_raw_json_error(raw_exchange(t.proxy.port, "GET /healthz HTTP/3.0\r\nHost: x\r\n\r\n"),
+                          505, "http_version_not_supported");
+
+    /* An id puzzled would replace is replaced at the door: the answer and both logs carry the
+     * one nginx made. */
+    ck_assert(harness_request(&t.proxy, "GET", "/healthz", NULL, NULL, 0,
+                              (const char *[]){"X-Request-Id: has space", NULL}, &r));
+    char made[64];
+    ck_assert_ptr_nonnull(harness_header(&r, "X-Request-Id", made, sizeof made));
+    ck_assert_uint_eq(strspn(made, "0123456789abcdef"), 32);
+    int a, b;
+    count_logged(t.replica, made, 1, &a, &b);
+    ck_assert_int_eq(a + b, 1);
+    harness_response_free(&r);
     for (int i = 0; i < REPLICAS; i++) ck_assert_int_eq(harness_stop(&t.replica[i]), 0);
     r = post(&t.proxy, "invariant-boards", "application/json", "{\"n\":4}", "none-left");
     assert_json_error(&r, 503, "overloaded", "none-left");

@@ -2,7 +2,9 @@
  * (docker/nginx/puzzled.conf, its upstream hosts and listen port rewritten to loopback): every
  * puzzle's example answered through the proxy exactly as by a replica directly, request ids
  * passed through and requests spread over the replicas, a streamed 1000 x 1000 answer arriving
- * whole (replayed here), and a replica killed mid-run with no request answered wrongly.
+ * whole (replayed here), a replica killed mid-run with no request answered wrongly, and the
+ * errors nginx makes itself in the contract's JSON. (A replica started again on another address:
+ * docker/test.sh, since that needs the proxy image's entrypoint.)
  * Skips, saying so, only when nginx is not installed (.ci/packages/proxy.txt). */
 #include <arpa/inet.h>
 #include <check.h>

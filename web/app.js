@@ -20,15 +20,21 @@
 
   /* ---- status and messages ------------------------------------------------------------- */
 
-  function setStatus(text, kind, undo) {
+  /* aboutBody: the message is about the body in the editor (a text not applied, nothing to
+   * send): it goes once the mode or the puzzle changes. An Undo belongs to the puzzle it was
+   * offered for, and goes with the message. */
+  let statusAboutBody = false;
+  function setStatus(text, kind, undo, aboutBody = false) {
     const s = $("status");
     s.className = "status " + (kind || "");
     s.replaceChildren(text);
+    statusAboutBody = aboutBody;
     if (undo) {
+      const slug = $("puzzle").value;
       const b = el("button", { type: "button", class: "link", text: "Undo" });
       b.addEventListener("click", () => {
-        states[$("puzzle").value] = undo;
-        showPuzzle();
+        states[slug] = undo;
+        if ($("puzzle").value === slug) showPuzzle();
         setStatus("Undone.");
       });
       s.append(" ", b);
@@ -97,10 +103,11 @@
         note = r.note || "";
       }
       st.edited[mode] = false;
-      if (note) setStatus(note);
+      st.pinned = { json: false, text: false }; /* an example text no longer matches the board */
+      setStatus(note || `Your ${MODES[mode]} is applied to the board.`);
       return true;
     } catch (e) {
-      setStatus(`Your ${MODES[mode]} is kept as typed but was not applied to the board: ${e.message}`, "warn");
+      setStatus(`Your ${MODES[mode]} is kept as typed but was not applied to the board: ${e.message}`, "warn", null, true);
       return false;
     }
   }
@@ -115,6 +122,7 @@
       return;
     }
     st.mode = mode;
+    if (statusAboutBody) setStatus("");
     /* A typed body may have changed the size or the options: the fields follow the model. */
     showSizes();
     showOptions();
@@ -406,7 +414,7 @@
     const st = state(), a = adapter(), p = info();
     if (st.mode !== "board" && st.edited[st.mode]) st.texts[st.mode] = $("body").value;
     if (st.mode !== "board" && !st.texts[st.mode].trim()) {
-      setStatus(`Nothing to send: the ${MODES[st.mode]} body is empty. ${$("body-note").textContent}`.trim(), "err");
+      setStatus(`Nothing to send: the ${MODES[st.mode]} body is empty. ${$("body-note").textContent}`.trim(), "err", null, true);
       return;
     }
     const req = request();
@@ -699,6 +707,7 @@
     for (const p of puzzles) $("puzzle").append(el("option", { value: p.slug, text: p.title }));
     const want = location.hash.slice(1);
     if (puzzles.some((p) => p.slug === want)) $("puzzle").value = want;
+    history.replaceState(null, "", "#" + $("puzzle").value); /* Back to here shows this puzzle */
     showPuzzle();
     setStatus("Ready: edit the board, or load the example, then Solve.");
   }
@@ -709,7 +718,8 @@
     $("puzzle").value = slug;
     const left = solving ? solving.title : "";
     showPuzzle();
-    if (left) setStatus(`The answer to ${left} still on its way is dropped: you switched puzzles.`);
+    /* A message (and its Undo) is about the puzzle left behind. */
+    setStatus(left ? `The answer to ${left} still on its way is dropped: you switched puzzles.` : "");
   }
   $("puzzle").addEventListener("change", () => {
     history.pushState(null, "", "#" + $("puzzle").value); /* Back returns to the one before */

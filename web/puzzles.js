@@ -69,7 +69,7 @@
     if (opts.focusable) {
       g.addEventListener("keydown", (ev) => {
         const cell = ev.target.closest('[role="gridcell"]');
-        if (!cell) return;
+        if (!cell || ev.ctrlKey || ev.metaKey || ev.altKey) return; /* Ctrl+Enter solves */
         const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
         if (d) {
           const group = cell.closest('[role="rowgroup"]');
@@ -188,7 +188,10 @@
         });
       };
       const m = { n, a: read(o.a, "a"), b: read(o.b, "b"), opts: {} };
-      if (o.max_moves !== undefined) m.opts.max_moves = o.max_moves;
+      if ("max_moves" in o) {
+        if (!Number.isInteger(o.max_moves)) throw new Error(`"max_moves" is ${JSON.stringify(o.max_moves)}, not a whole number.`);
+        m.opts.max_moves = o.max_moves;
+      }
       return m;
     },
     toObject(m) {
@@ -332,43 +335,45 @@
    * column, B). Clicks flip the cell under the pointer; the keyboard moves a cursor (arrows,
    * Home, End) and flips (Space, Enter) or sets (0, 1) the cell under it. The cursor outlives
    * the redraw after each change (nineCursor). */
-  let nineCursor = { r: 0, k: 0 }; /* k: drawn column, n is the blank one */
+  let nineCursor = { r: 0, which: "a", c: 0 };
   function nineCanvasEditor(m, changed) {
     const n = m.n, cur = nineCursor;
+    /* After a resize the cursor stays in its matrix, at most at its edge. */
     cur.r = Math.min(cur.r, n - 1);
-    cur.k = Math.min(cur.k, 2 * n);
-    if (cur.k === n) cur.k = n - 1;
-    const cell = (k) => (k < n ? ["a", k] : ["b", k - n - 1]);
+    cur.c = Math.min(cur.c, n - 1);
+    const drawn = () => (cur.which === "a" ? cur.c : cur.c + n + 1); /* n is the blank column */
+    const moveTo = (k) => Object.assign(cur, k < n ? { which: "a", c: k } : { which: "b", c: k - n - 1 });
     const cv = canvasGrid("Board editor", "", (fy, fx) => {
       const k = Math.min(2 * n, Math.floor(fx * (2 * n + 1))), r = Math.min(n - 1, Math.floor(fy * n));
       if (k === n) return; /* the blank column between A and B */
-      Object.assign(cur, { r, k });
+      cur.r = r;
+      moveTo(k);
       flip();
     });
     cv.root.setAttribute("aria-readonly", "false");
     cv.note.setAttribute("aria-live", "polite");
     const draw = () => {
-      const [which, c] = cell(cur.k);
-      cv.note.textContent = `${n} × ${n}: A left, B right. Click a cell to flip it, or use the arrow keys and Space. Cursor: ${which.toUpperCase()} row ${cur.r + 1} column ${c + 1}, ${m[which][cur.r][c]}.`;
-      drawNineCanvas(cv.canvas, n, m.a, m.b, null, document.activeElement === cv.root ? cur : null);
+      cv.note.textContent = `${n} × ${n}: A left, B right. Click a cell to flip it, or use the arrow keys and Space. Cursor: ${cur.which.toUpperCase()} row ${cur.r + 1} column ${cur.c + 1}, ${m[cur.which][cur.r][cur.c]}.`;
+      drawNineCanvas(cv.canvas, n, m.a, m.b, null, document.activeElement === cv.root ? { r: cur.r, k: drawn() } : null);
     };
     const flip = (v) => {
-      const [which, c] = cell(cur.k);
-      m[which][cur.r][c] = v === undefined ? m[which][cur.r][c] ^ 1 : v;
+      const g = m[cur.which];
+      g[cur.r][cur.c] = v === undefined ? g[cur.r][cur.c] ^ 1 : v;
       changed({ canvas: true }); /* the redrawn editor takes the focus back */
     };
     cv.root.addEventListener("focus", draw);
     cv.root.addEventListener("blur", draw);
     cv.root.addEventListener("keydown", (ev) => {
+      if (ev.ctrlKey || ev.metaKey || ev.altKey) return; /* Ctrl+Enter solves */
       const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[ev.key];
       if (step) {
         cur.r = Math.max(0, Math.min(n - 1, cur.r + step[0]));
-        let k = cur.k + step[1];
+        let k = drawn() + step[1];
         if (k === n) k += step[1]; /* over the blank column */
-        if (k >= 0 && k <= 2 * n) cur.k = k;
+        if (k >= 0 && k <= 2 * n) moveTo(k);
         draw();
       } else if (ev.key === "Home" || ev.key === "End") {
-        cur.k = ev.key === "Home" ? 0 : 2 * n;
+        moveTo(ev.key === "Home" ? 0 : 2 * n);
         draw();
       } else if (ev.key === " " || ev.key === "Enter") flip();
       else if (ev.key === "0" || ev.key === "1") flip(Number(ev.key));
@@ -659,12 +664,13 @@
     palette: true,
     fromJSON(o) {
       if (!o || !Array.isArray(o.columns)) throw new Error('Give "columns": one array of colours per column, bottom first.');
-      const width = o.width ?? 5, height = o.height ?? 7;
+      const width = "width" in o ? o.width : 5, height = "height" in o ? o.height : 7;
       /* What the board cannot show stays in the JSON (the server names the field): nothing is
        * cut or changed on the way to the board. */
       for (const [k, v] of [["width", width], ["height", height]])
         if (!Number.isInteger(v) || v < 1 || v > 16) throw new Error(`"${k}" is ${JSON.stringify(v)}; the board takes 1 to 16.`);
       if (o.columns.length !== width) throw new Error(`"columns" holds ${o.columns.length} columns but the board is ${width} wide.`);
+      if ("moves" in o && !Number.isInteger(o.moves)) throw new Error(`"moves" is ${JSON.stringify(o.moves)}, not a whole number.`);
       const columns = o.columns.map((col, x) => {
         if (!Array.isArray(col)) throw new Error(`Column ${x} is not an array of colours.`);
         if (col.length > height) throw new Error(`Column ${x} holds ${col.length} blocks but the board is ${height} high.`);

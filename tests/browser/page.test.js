@@ -561,6 +561,21 @@ async function pageTests(t, browser, report) {
       await page.keyboard.press(" ");
       assertEq((await body()).a[62][63], "1", "Space flipped A row 62 column 63");
       assertEq(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), "Board editor", "the editor keeps the focus");
+      /* Ctrl+Enter with the editor focused solves the board as shown: it flips nothing. */
+      const shown = await body();
+      const sent = [];
+      const listen = (req) => req.url().endsWith("/solve/nine") && sent.push(req.postData());
+      page.on("request", listen);
+      await page.keyboard.press("Control+Enter");
+      await page.waitForSelector("#answer[data-ready]", { timeout: 60000 });
+      page.off("request", listen);
+      assertEq(JSON.parse(sent[0]).a, shown.a, "A sent as shown");
+      assertEq(JSON.parse(sent[0]).b, shown.b, "B sent as shown");
+      /* A smaller board keeps the cursor in its matrix, at its edge (it was on A row 63, column 64). */
+      await page.getByLabel(/Size n/).fill("20");
+      await page.getByLabel(/Size n/).press("Enter");
+      await editor.focus();
+      assert(/Cursor: A row 20 column 20,/.test(await editor.textContent()), "the cursor stays in A: " + (await editor.textContent()));
       await page.getByLabel(/Size n/).fill("3");
       await page.getByLabel(/Size n/).press("Enter");
     });
@@ -598,6 +613,17 @@ async function pageTests(t, browser, report) {
       assert(/9\.5, not a whole number/.test(await page.locator("#status").textContent()), "and is named");
       await page.getByLabel(/Request body/).fill('{"board":[[1,2,3],[4,5,6],[7,8,9]]}');
       await page.getByLabel("Edit as").selectOption("board");
+      assert(!/kept as typed/.test(await page.locator("#status").textContent()), "the warning goes once the JSON applies");
+      /* An example's contest text is the example's: once typed JSON changes the board, the text
+       * is the new board's. */
+      await choose(page, "nine");
+      await button(page, "Example").click();
+      await page.getByLabel("Edit as").selectOption("json");
+      await page.getByLabel(/Request body/).fill('{"a":["0"],"b":["1"]}');
+      await page.getByLabel("Edit as").selectOption("text");
+      assertEq(await page.getByLabel(/Request body/).inputValue(), "0\n1\n", "the text of the typed board");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
     });
 
     await t.test("the hash names the puzzle: typed in the address bar, Back and Forward", async () => {
@@ -610,6 +636,19 @@ async function pageTests(t, browser, report) {
       await page.waitForFunction(() => document.getElementById("puzzle").value === "mayan");
       await page.goForward();
       await page.waitForFunction(() => document.getElementById("puzzle").value === "invariant-boards");
+      /* An Undo is for the puzzle it was offered on: switching puzzles takes it away. */
+      await choose(page, "nine");
+      await page.getByLabel(/Size n/).fill("5");
+      await page.getByLabel(/Size n/).press("Enter");
+      assertEq(await button(page, "Undo").count(), 1, "resizing offers Undo");
+      await choose(page, "invariant-boards");
+      assertEq(await button(page, "Undo").count(), 0, "not on another puzzle");
+      /* Back to the page as first opened shows the puzzle it opened on. */
+      const fresh = await openPage(browser, base, problems);
+      await choose(fresh, "mayan");
+      await fresh.goBack();
+      await fresh.waitForFunction(() => document.getElementById("puzzle").value === "nine");
+      await fresh.close();
     });
 
     await t.test("no script error and no 404 on the page", async () => {

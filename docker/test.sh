@@ -191,8 +191,8 @@ retried=$(podman logs "${project}_proxy_1" 2>&1 | grep -c '"upstream":"[^"]*, ' 
 say "compose: nginx log lines where a request went on to another replica: $retried"
 
 # Started again, a replica may come back on another address (podman gives one on each start):
-# the proxy's entrypoint (nginx/reload-on-dns.sh) reloads nginx when it does, so the replica
-# gets its share again rather than its old address the requests.
+# the proxy's entrypoint (nginx/reload-on-dns.sh) reloads nginx when it does, so the requests
+# reach the replica again instead of its old address.
 ip() { podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
 reloads_before=$(podman logs "${project}_proxy_1" 2>&1 | grep -c 'reload-on-dns' || true)
 podman start "$(replica 2)" >/dev/null

@@ -36,7 +36,20 @@ static void *job_from_json(const api_puzzle *puzzle, const char *body, size_t le
 {
     if (!json_prescan(body, len, &puzzle->json_limits, err)) return NULL;
     json_error_t jerr;
-    json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
+    json_t *root = json_loadb(body, len, flags, &jerr);
+    /* An integer past 64 bits is valid JSON: read every number as a double then, so that it
+     * meets its field's range check (and path) as 1e19 does. Integers up to 2^53, all that any
+     * field accepts, stay exact. */
+    if (!root && json_error_code(&jerr) == json_error_numeric_overflow)
+        root = json_loadb(body, len, flags | JSON_DECODE_INT_AS_REAL, &jerr);
+    if (!root && json_error_code(&jerr) == json_error_numeric_overflow) {
+        api_fail(err, API_MALFORMED_JSON, NULL,
+                 "The body holds a number too large to read, past about 1.8e308 (line %d, "
+                 "column %d).",
+                 jerr.line, jerr.column);
+        return NULL;
+    }
     if (!root) {
         /* jansson names its own flag here; say what is wrong in the request's terms instead. */
         const char *why =

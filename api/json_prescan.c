@@ -46,6 +46,9 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
 {
     frame stack[STACK_MAX];
     unsigned depth = 0;
+    /* Too deep is told only for a body whose brackets balance: a cut-off or unbalanced body is
+     * malformed JSON first, and jansson (which stops at 2048 levels) says where. */
+    bool too_deep = false, stray_closer = false;
     size_t cost = 0, cap = lim->max_values + JSON_PRESCAN_SLACK;
     const char *p = body, *end = body + len;
     while (p < end) {
@@ -64,20 +67,25 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
             p++;
         } else if (c == '{' || c == '[') {
             cost += c == '{' ? JSON_PRESCAN_OBJECT_COST : JSON_PRESCAN_ARRAY_COST;
-            if (depth >= lim->max_depth) {
+            if (depth >= lim->max_depth && !too_deep) {
                 char path[API_PATH_MAX];
                 build_path(stack, depth, path, sizeof path);
-                return api_fail(err, API_INVALID_REQUEST, path,
-                                "This %s is nested %u levels deep; a request to this puzzle "
-                                "nests at most %u levels (see its schema).",
-                                c == '{' ? "object" : "array", depth + 1, lim->max_depth);
+                api_fail(err, API_INVALID_REQUEST, path,
+                         "This %s is nested %u levels deep; a request to this puzzle nests at "
+                         "most %u level%s (see its schema).",
+                         c == '{' ? "object" : "array", depth + 1, lim->max_depth,
+                         lim->max_depth == 1 ? "" : "s");
+                too_deep = true;
             }
             if (depth < STACK_MAX)
                 stack[depth] = (frame){.object = c == '{', .expect_key = c == '{'};
             depth++;
             p++;
         } else if (c == '}' || c == ']') {
-            if (depth > 0) depth--;
+            if (depth > 0)
+                depth--;
+            else
+                stray_closer = true;
             p++;
         } else if (c == ',') {
             if (top) {
@@ -93,11 +101,12 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
         } else {
             p++; /* white space, ':' and anything jansson will refuse */
         }
+        if (cost > cap && too_deep) return false;
         if (cost > cap)
             return api_fail(err, API_BODY_TOO_LARGE, NULL,
                             "The body holds more JSON values than the largest instance of this "
                             "puzzle needs (about %zu); it was refused before parsing.",
                             lim->max_values);
     }
-    return true;
+    return !too_deep || depth != 0 || stray_closer;
 }

@@ -3,7 +3,8 @@
  * a 16 MiB body of `[{},{},...]` took 1.2 GiB and seconds to parse. This pass reads the bytes
  * once, allocates nothing, and refuses, before jansson sees them:
  *   - containers nested deeper than the puzzle's schema ever nests (400 invalid_request, with
- *     the path of the container that goes too deep), and
+ *     the path of the container that goes too deep; unless the brackets do not balance: such a
+ *     body, cut off say, is left to jansson, which calls it malformed), and
  *   - bodies holding more values than the puzzle's largest instance needs, plus slack so that a
  *     near miss still gets the codec's precise error (413 body_too_large).
  * It does not validate JSON: malformed input passes through to jansson, which reports it. */

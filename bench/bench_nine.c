@@ -65,13 +65,13 @@ int main(int argc, char **argv)
            now_ms() - t0);
 
     t0 = now_ms();
-    const nine_library *lib = nine_library_get(9);
+    const nine_library *lib = nine_library_get(9, NULL);
     printf("n=9 macro library: %d macros, built in %.1f ms (once per process)\n", lib->count,
            now_ms() - t0);
 
     for (int n = NINE_TAIL_MIN_N; n <= NINE_TAIL_MAX_N; n++) {
         double c0 = cpu_ms();
-        const nine_tail *t = nine_tail_get(n);
+        const nine_tail *t = nine_tail_get(n, NULL);
         printf("n=%d tail ball: radius %d, %ld states, built in %.1f ms CPU (once per process)\n",
                n, nine_tail_radius(t), nine_tail_states(t), cpu_ms() - c0);
     }

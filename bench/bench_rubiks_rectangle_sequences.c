@@ -32,7 +32,7 @@ typedef struct best_list {
 static void offer(best_list *best, const uint8_t *rows, int len)
 {
     rubiks_rectangle_seq_free(&seq);
-    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq);
+    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq, NULL);
     if (!seq.complete || seq.pairs != 2) return;
     int cls = seq.parity;
     for (int r = 0; r < 2; r++) {
@@ -83,7 +83,7 @@ static void multi(int len, int pairs, int restarts, int steps, int only)
                     cur[i] = (uint8_t)(start_text[i] <= '9' ? start_text[i] - '0'
                                                             : start_text[i] - 'a' + 10);
             rubiks_rectangle_seq_free(&seq);
-            rubiks_rectangle_seq_init(&group, cur, len, pairs, &seq);
+            rubiks_rectangle_seq_init(&group, cur, len, pairs, &seq, NULL);
             double m = seq.complete ? seq.mean_cost : 99;
             for (int step = 0; step < steps; step++) {
                 uint8_t t[RR_SEQ_MAX];
@@ -112,7 +112,7 @@ static void multi(int len, int pairs, int restarts, int steps, int only)
                     if (t[i] == t[i - 1]) ok = false;
                 if (!ok) continue;
                 rubiks_rectangle_seq_free(&seq);
-                rubiks_rectangle_seq_init(&group, t, len, pairs, &seq);
+                rubiks_rectangle_seq_init(&group, t, len, pairs, &seq, NULL);
                 double m2 = seq.complete && seq.pairs == pairs ? seq.mean_cost : 99;
                 double temp = anneal * (1.0 - (double)step / steps);
                 bool take = m2 <= m || (m2 < 99 && temp > 0 &&
@@ -141,7 +141,7 @@ static void multi(int len, int pairs, int restarts, int steps, int only)
 static double score(const uint8_t *rows, int len)
 {
     rubiks_rectangle_seq_free(&seq);
-    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq);
+    rubiks_rectangle_seq_init(&group, rows, len, 2, &seq, NULL);
     return seq.complete && seq.pairs == 2 ? seq.mean_cost : 99;
 }
 

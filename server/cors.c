@@ -1,6 +1,9 @@
 #include "cors.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define CORS_HEADERS_DEFAULT "Content-Type, X-Request-Id"
 #define CORS_MAX_AGE_S "86400"
@@ -25,15 +28,30 @@ void cors_add(const server_config *cfg, struct MHD_Connection *conn, struct MHD_
     MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
 }
 
-/* Access-Control-Request-Headers reduced to header-name characters, commas and spaces, so that
- * echoing it cannot inject anything into our own headers. */
-static void sanitize_header_list(const char *in, char *out, size_t cap)
+static bool is_tchar(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* The header names of Access-Control-Request-Headers, whole and in order, joined by ", ": a name
+ * is a token (RFC 9110, section 5.6.2), and one that is not is left out, so that echoing the
+ * list cannot inject anything into our own headers. out has room for strlen(in) + 1 bytes. */
+static void requested_header_names(const char *in, char *out)
 {
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)in; *p && n + 1 < cap; p++)
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            *p == '-' || *p == '_' || *p == ',' || *p == ' ')
-            out[n++] = (char)*p;
+    while (*in) {
+        size_t len = strcspn(in, ", \t");
+        bool token = len > 0;
+        for (size_t i = 0; i < len && token; i++) token = is_tchar((unsigned char)in[i]);
+        if (token) {
+            if (n) out[n++] = ',', out[n++] = ' ';
+            memcpy(out + n, in, len);
+            n += len;
+        }
+        in += len;
+        in += strspn(in, ", \t");
+    }
     out[n] = '\0';
 }
 
@@ -42,12 +60,15 @@ void cors_add_preflight(struct MHD_Connection *conn, struct MHD_Response *resp, 
     if (!MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin")) return;
     const char *asked =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Headers");
-    char headers[256];
-    sanitize_header_list(asked ? asked : "", headers, sizeof headers);
+    /* Each name is followed by at least one separator in the request and by two in the answer:
+     * twice the request's length is room enough. */
+    char *headers = asked ? malloc(2 * strlen(asked) + 1) : NULL;
+    if (headers) requested_header_names(asked, headers);
     /* Exactly the route's methods: a preflight for another method then fails in the browser,
      * as the real request would (405). */
     MHD_add_response_header(resp, "Access-Control-Allow-Methods", methods);
     MHD_add_response_header(resp, "Access-Control-Allow-Headers",
-                            headers[0] ? headers : CORS_HEADERS_DEFAULT);
+                            headers && headers[0] ? headers : CORS_HEADERS_DEFAULT);
     MHD_add_response_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE_S);
+    free(headers);
 }

@@ -58,7 +58,7 @@
 
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_SOLVE "POST, OPTIONS"
-#define ALLOW_ANY "GET, HEAD, POST, OPTIONS" /* OPTIONS *: the server as a whole */
+#define ALLOW_ANY "GET, HEAD, POST, OPTIONS" /* OPTIONS * and paths that are no route */
 
 struct http_server {
     server_config cfg;
@@ -280,20 +280,18 @@ static const char *route_methods(route rt)
     }
 }
 
-/* A preflight (or a plain OPTIONS) advertises exactly the methods of the route it names: a
- * path that is no route answers 404, as any other method would, so a browser refuses the
- * cross-origin request instead of being told of methods that do not exist. Every /solve/{x}
- * is the solve route, so that the real POST can answer 404 unknown_puzzle readably. */
+/* A preflight (or a plain OPTIONS) advertises exactly the methods of the route it names, so a
+ * preflight for a method the route refuses fails in the browser, as the request itself would
+ * (405). Every /solve/{x} is the solve route, so that the real POST can answer 404
+ * unknown_puzzle readably. A path that is no route answers 204 as well (API.md: OPTIONS on any
+ * path) with every method the server has: the browser then sends the request, and the page
+ * can read its 404 not_found. */
 static enum MHD_Result send_preflight(request *r)
 {
     const api_puzzle *puzzle;
     bool whole_server = strcmp(r->path, "*") == 0;
-    const char *methods = whole_server ? ALLOW_ANY : route_methods(match_route(r->path, &puzzle));
-    if (!methods)
-        return send_error(r, API_NOT_FOUND, NULL,
-                          "There is no route %s, so no method to allow; see GET /openapi.yaml "
-                          "for the routes.",
-                          r->path);
+    const char *methods = whole_server ? NULL : route_methods(match_route(r->path, &puzzle));
+    if (!methods) methods = ALLOW_ANY;
     struct MHD_Response *resp = response_from_static("", 0);
     if (!resp) return MHD_NO;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, methods);
@@ -706,11 +704,24 @@ static bool has_body(struct MHD_Connection *conn)
            NULL;
 }
 
+/* The path of a request target: a target in absolute form ("http://host/path", which RFC 9112
+ * section 3.2.2 says a server must accept) is reduced to its path, "/" when it has none. */
+static const char *target_path(const char *url)
+{
+    size_t scheme = strncasecmp(url, "http://", 7) == 0    ? 7
+                    : strncasecmp(url, "https://", 8) == 0 ? 8
+                                                           : 0;
+    if (!scheme) return url;
+    const char *path = strchr(url + scheme, '/');
+    return path ? path : "/";
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls)
 {
     request *r = *req_cls;
+    url = target_path(url);
     if (!r) {
         r = request_new(cls, conn, url, method);
         if (!r) return MHD_NO;
@@ -800,17 +811,6 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     }
 }
 
-/* Called when a request line has arrived, before the headers: the request deadline starts. */
-static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
-{
-    (void)uri;
-    http_server *s = cls;
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    if (ci) watch_receiving(s->watch, ci->socket_context);
-    return NULL; /* the request itself is made on the first call of on_request */
-}
-
 static int hex_value(char c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -818,23 +818,32 @@ static int hex_value(char c)
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* libmicrohttpd's own decoding, after a look for encoded control characters: decoded, %00
- * would cut the path short (/readyz%00 would be /readyz). */
-static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *text)
+/* Whether the path of a raw request target (the query not included: an encoded newline in a
+ * query argument is ordinary, and no route reads the query) holds a control character, as it
+ * is or encoded. Decoded, %00 would cut the path short (/readyz%00 would be /readyz). */
+static bool path_has_control(const char *target)
 {
-    (void)cls;
-    for (const char *p = text; *p; p++) {
+    for (const char *p = target; *p && *p != '?'; p++) {
         int byte = (unsigned char)*p;
         if (*p == '%' && hex_value(p[1]) >= 0 && hex_value(p[2]) >= 0)
             byte = hex_value(p[1]) * 16 + hex_value(p[2]);
-        if (byte < 0x20 || byte == 0x7f) {
-            const union MHD_ConnectionInfo *ci =
-                MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-            if (ci) watch_mark_bad_path(ci->socket_context);
-            break;
-        }
+        if (byte < 0x20 || byte == 0x7f) return true;
     }
-    return MHD_http_unescape(text);
+    return false;
+}
+
+/* Called when a request line has arrived, before the headers, with the target as sent: the
+ * request deadline starts, and the path is looked at before libmicrohttpd decodes it. */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    http_server *s = cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (ci) {
+        watch_receiving(s->watch, ci->socket_context);
+        if (path_has_control(uri)) watch_mark_bad_path(ci->socket_context);
+    }
+    return NULL; /* the request itself is made on the first call of on_request */
 }
 
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
@@ -980,7 +989,6 @@ http_server *http_start(const server_config *cfg, char *err, size_t err_cap)
          * the path, connections per client address (0 = no limit). */
         MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)on_connection, (void *)s,
         MHD_OPTION_URI_LOG_CALLBACK, on_request_line, (void *)s,
-        MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, (void *)s,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
         MHD_OPTION_END);
     /* clang-format on */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accesslog.h"
 #include "cors.h"
 #include "error.h"
 
@@ -108,6 +109,11 @@ struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer,
     struct MHD_Response *resp = response_from_static(e->json, e->json_len);
     if (!resp) return NULL;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    /* Every answer has a request id; the library does not say whose request this is, so the
+     * id is a new one even when the request sent its own. */
+    char id[REQUEST_ID_MAX + 1];
+    accesslog_request_id(NULL, id);
+    MHD_add_response_header(resp, "X-Request-Id", id);
     if (any_origin)
         cors_add_any_origin(resp);
     else

@@ -46,6 +46,12 @@ bool budget_expired(budget *b)
         b->countdown--;
         return false;
     }
+    return budget_expired_now(b);
+}
+
+bool budget_expired_now(budget *b)
+{
+    if (b->expired) return true;
     b->countdown = BUDGET_STRIDE - 1;
     if ((b->cancel && atomic_load_explicit(b->cancel, memory_order_relaxed)) || deadline_passed(b))
         b->expired = true;

@@ -35,6 +35,8 @@ void budget_init_ms(budget *b, long ms, const atomic_bool *cancel);
 /* True once the deadline has passed or the cancel flag is set (for a budget that gives way,
  * also once idle_cores is negative). Sticky. */
 bool budget_expired(budget *b);
+/* The same, reading the clock on every call: for loops whose steps take a millisecond or more. */
+bool budget_expired_now(budget *b);
 /* May this solve start one more thread now? Then it holds an idle core (if they are counted)
  * until budget_return_core. */
 bool budget_take_core(const budget *b);

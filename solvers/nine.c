@@ -99,7 +99,12 @@ static bool replays(const nine_board *bd, const nine_moves *m)
 static nine_status solve_large(const nine_board *bd, const nine_options *opt, budget *b,
                                nine_solution *out)
 {
-    const nine_library *lib = nine_library_get(bd->n);
+    /* The tables are built on a size's first solve, within this solve's budget. Without the
+     * tail the answer would be another one, so a tail cut short by the budget is a time limit,
+     * as the library is; only out of memory goes on without it. */
+    const nine_library *lib = nine_library_get(bd->n, b);
+    const nine_tail *tail = lib && opt->improve && opt->tail ? nine_tail_get(bd->n, b) : NULL;
+    if (budget_expired(b)) return finish(out, NINE_TIME_LIMIT);
     if (!lib) return finish(out, NINE_NO_MEMORY);
     nine_moves best = {0}, trial = {0};
     nine_board work = *bd;
@@ -113,7 +118,7 @@ static nine_status solve_large(const nine_board *bd, const nine_options *opt, bu
                               .opening_percent = opt->beam_opening_percent,
                               .per_node = opt->beam_per_node,
                               .max_expansions = opt->max_expansions,
-                              .tail = opt->tail ? nine_tail_get(bd->n) : NULL,
+                              .tail = tail,
                               .tail_ones = opt->tail_ones,
                               .tail_per_bucket = opt->tail_per_bucket,
                               .tail_forward = opt->tail_forward};
@@ -126,7 +131,6 @@ static nine_status solve_large(const nine_board *bd, const nine_options *opt, bu
         }
     }
     nine_moves_free(&trial);
-    const nine_tail *tail = opt->improve && opt->tail ? nine_tail_get(bd->n) : NULL;
     if (st == NINE_GREEDY_OK && tail && opt->polish_window >= 0) {
         /* The polished end is exact; the answer is checked again as a whole. */
         nine_moves polished = {malloc(best.len), best.len, best.len};

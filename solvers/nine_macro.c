@@ -55,6 +55,7 @@ static void cell_move(int n, cell *c, int move)
 
 typedef struct builder {
     nine_library *lib;
+    budget *b; /* NULL: none */
     int cap_macros;
     size_t cap_pool;
     uint64_t seen[2 * NINE_MAX_N]; /* marks origins: bit j of word side * n + i */
@@ -63,6 +64,7 @@ typedef struct builder {
 
 static bool add_macro(builder *bd, const uint8_t *moves, int len)
 {
+    if (bd->b && budget_expired(bd->b)) return false;
     nine_library *lib = bd->lib;
     int n = lib->n;
     memset(bd->seen, 0, sizeof bd->seen);
@@ -206,6 +208,7 @@ NINE_POPCNT_CLONES static void enum_dfs(enumerator *e, int len, int last_col, in
                                         bool in_rot)
 {
     if (len > 0 && !in_rot) enum_leaf(e, len);
+    if (e->ok && e->bd->b && budget_expired(e->bd->b)) e->ok = false;
     if (len == e->max_len || !e->ok) return;
     int n = e->n;
     /* Past the bulk lengths at most `few` cells may cross at the end, and a swap brings at most
@@ -431,12 +434,12 @@ static bool pack_masks(nine_library *lib)
     return true;
 }
 
-bool nine_library_build(nine_library *lib, int n)
+bool nine_library_build(nine_library *lib, int n, budget *b)
 {
-    return nine_library_build_ex(lib, n, ENUM_MAX_LEN, n <= ENUM_MAX_N ? enum_few(n) : 0);
+    return nine_library_build_ex(lib, n, ENUM_MAX_LEN, n <= ENUM_MAX_N ? enum_few(n) : 0, b);
 }
 
-bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few)
+bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few, budget *b)
 {
     memset(lib, 0, sizeof *lib);
     lib->n = n;
@@ -444,6 +447,7 @@ bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few)
     builder *bd = calloc(1, sizeof *bd);
     if (!bd) return false;
     bd->lib = lib;
+    bd->b = b;
     bool ok = true;
     for (int c = 0; c < n && ok; c++) {
         uint8_t m[1] = {(uint8_t)(NINE_MOVE_C0 + c)};
@@ -503,11 +507,11 @@ static nine_library cache[NINE_MAX_N + 1];
 static bool cached[NINE_MAX_N + 1];
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const nine_library *nine_library_get(int n)
+const nine_library *nine_library_get(int n, budget *b)
 {
     const nine_library *lib = NULL;
     pthread_mutex_lock(&cache_lock);
-    if (!cached[n]) cached[n] = nine_library_build(&cache[n], n);
+    if (!cached[n]) cached[n] = nine_library_build(&cache[n], n, b);
     if (cached[n]) lib = &cache[n];
     pthread_mutex_unlock(&cache_lock);
     return lib;

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "budget.h"
 #include "nine_board.h"
 
 #define NINE_MACRO_MAX_LEN 11
@@ -51,15 +52,18 @@ typedef struct nine_library {
 
 /* Builds the library for n (2 <= n <= 64): every column swap, and either (small n) every short
  * sequence that carries few cells, or the 5-move single transfers Ck X Ck X' Ck and the 7-move
- * commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse). false when out of memory. */
-bool nine_library_build(nine_library *lib, int n);
+ * commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse). false when out of memory or
+ * when the budget b (NULL: none) runs out first. */
+bool nine_library_build(nine_library *lib, int n, budget *b);
 /* The same with the enumeration's limits (n <= 10): sequences of up to max_len moves
  * (<= NINE_MACRO_MAX_LEN) carrying 1..few cells each way (those of up to 5 moves: up to 9). */
-bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few);
+bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few, budget *b);
 void nine_library_free(nine_library *lib);
 
-/* The library for n, built once per process (thread-safe) and never freed; NULL when out of
- * memory. */
-const nine_library *nine_library_get(int n);
+/* The library for n, built on first use (thread-safe) and never freed; NULL when out of memory
+ * or when the budget b (NULL: none) runs out during the build (budget_expired(b) tells which).
+ * A build cut short is not kept: the next call starts it again. The build takes up to about
+ * 0.35 s (n = 10); a call waits for one that another thread has under way. */
+const nine_library *nine_library_get(int n, budget *b);
 
 #endif

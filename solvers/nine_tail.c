@@ -144,7 +144,7 @@ static void build_tables(nine_tail *t)
 
 /* Breadth-first from the goal, level by level, while the table has room: a level that does not
  * fit entirely is abandoned (its entries stay, marked by a distance above the radius). */
-static bool build_ball(nine_tail *t)
+static bool build_ball(nine_tail *t, budget *b)
 {
     t->slots = calloc(BALL_SLOTS, sizeof *t->slots);
     t->filter = calloc((size_t)1 << (FILTER_BITS - 6), sizeof *t->filter);
@@ -161,7 +161,8 @@ static bool build_ball(nine_tail *t)
     while (ok && cur_len > 0 && t->radius < NINE_TAIL_MAX_RADIUS) {
         size_t next_len = 0;
         bool fits = true;
-        for (size_t k = 0; k < cur_len && fits; k++)
+        for (size_t k = 0; k < cur_len && fits && ok; k++) {
+            if (b && budget_expired(b)) ok = false;
             for (int m = 0; m < t->move_count && fits; m++) {
                 tstate u = apply(t, cur[k], m);
                 if (!insert(t, &u, t->radius + 1)) continue;
@@ -170,7 +171,8 @@ static bool build_ball(nine_tail *t)
                 else
                     next[next_len++] = u;
             }
-        if (!fits) break;
+        }
+        if (!fits || !ok) break;
         total += next_len;
         t->radius++;
         tstate *swap = cur;
@@ -299,24 +301,25 @@ static nine_tail *cache[NINE_TAIL_MAX_N + 1];
 static bool tried[NINE_TAIL_MAX_N + 1];
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const nine_tail *nine_tail_get(int n)
+const nine_tail *nine_tail_get(int n, budget *b)
 {
     if (n < NINE_TAIL_MIN_N || n > NINE_TAIL_MAX_N) return NULL;
     pthread_mutex_lock(&cache_lock);
     if (!tried[n]) {
-        tried[n] = true;
         nine_tail *t = calloc(1, sizeof *t);
         if (t) {
             t->n = n;
             t->move_count = NINE_MOVE_C0 + n;
             build_tables(t);
-            if (!build_ball(t)) {
+            if (!build_ball(t, b)) {
                 free(t->slots);
                 free(t->filter);
                 free(t);
                 t = NULL;
             }
         }
+        /* Out of memory is for good; out of time only for this caller. */
+        tried[n] = t || !b || !budget_expired(b);
         cache[n] = t;
     }
     const nine_tail *t = cache[n];

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "budget.h"
 #include "nine_board.h"
 
 #define NINE_TAIL_MIN_N 4
@@ -18,8 +19,10 @@
 typedef struct nine_tail nine_tail;
 
 /* The ball for n (NINE_TAIL_MIN_N <= n <= NINE_TAIL_MAX_N), built once per process and size
- * (thread-safe) and then read-only; NULL for other sizes or when out of memory. */
-const nine_tail *nine_tail_get(int n);
+ * (thread-safe) and then read-only; NULL for other sizes, when out of memory, or when the budget
+ * b (NULL: none) runs out during the build (budget_expired(b) tells; such a build is not kept,
+ * the next call starts it again). The build takes about 0.1 s. */
+const nine_tail *nine_tail_get(int n, budget *b);
 
 /* Every state within this many moves of the goal is in the ball. */
 int nine_tail_radius(const nine_tail *t);

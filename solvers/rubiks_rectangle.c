@@ -860,7 +860,8 @@ static rubiks_rectangle_status solve_core(core *c, workspace *ws, move_list *out
     /* Blocks of four need at least four row pairs and enough orbits to pay (QUADS_MIN_ORBITS). */
     bool cut_four = c->quads && c->rows >= 4;
     rr_run_list list;
-    if (!rr_runs_list(&list, cut_four)) return RUBIKS_RECTANGLE_NO_MEMORY;
+    if (!rr_runs_list(&list, cut_four, b))
+        return budget_expired(b) ? RUBIKS_RECTANGLE_TIME_LIMIT : RUBIKS_RECTANGLE_NO_MEMORY;
     c->list = &list;
 
     /* The free choices: the cut, and the parity of G_0. Plan each, keep the cheapest. */
@@ -1035,8 +1036,8 @@ rubiks_rectangle_status rubiks_rectangle_solve(const rubiks_rectangle_board *boa
     bool reverse_row, reverse_col;
     if (!lines_and_orbits_fit(board, &reverse_row, &reverse_col)) return RUBIKS_RECTANGLE_OK;
 
-    const rubiks_rectangle_group *g = rr_runs_group();
-    if (!g) return RUBIKS_RECTANGLE_NO_MEMORY;
+    const rubiks_rectangle_group *g = rr_runs_group(b);
+    if (!g) return budget_expired(b) ? RUBIKS_RECTANGLE_TIME_LIMIT : RUBIKS_RECTANGLE_NO_MEMORY;
     int P = H / 2, Q = W / 2;
     rubiks_rectangle_status status = RUBIKS_RECTANGLE_OK;
     move_list out = {0}, wide = {0}, tall = {0};

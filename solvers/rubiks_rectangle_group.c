@@ -62,7 +62,7 @@ static void unpack(unsigned index, int n, unsigned *w)
 }
 
 bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
-                               int pairs, rubiks_rectangle_seq *s)
+                               int pairs, rubiks_rectangle_seq *s, budget *b)
 {
     s->len = (uint8_t)len;
     s->pairs = 1;
@@ -104,6 +104,11 @@ bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
     choice[0][(size_t)id * 4] = 0;
     int cur = 0;
     for (int i = 0; i < len; i++, cur ^= 1) {
+        /* A layer of a four-pair table takes milliseconds: look at the clock each time. */
+        if (b && budget_expired_now(b)) {
+            ok = false;
+            goto done;
+        }
         memset(cost[cur ^ 1], none, states);
         int pair = RR_ROW_PAIR(rows[i]);
         uint8_t x = g->row[rows[i] & 3];

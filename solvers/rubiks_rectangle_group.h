@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "budget.h"
+
 #define RR_PERMS 24
 #define RR_SEQ_MAX 48 /* a slot's code (below) fits 7 bits */
 /* A choice lists the column flips it makes, one 7-bit code each from bit 0 up: 1 + 2i for the
@@ -82,9 +84,10 @@ static inline uint8_t rubiks_rectangle_group_index(const rubiks_rectangle_group 
  * `pairs` pairs (at least the pairs its events name); `complete` says whether it reaches every
  * tuple of targets of its parities with some net (mean_cost is set only then). An incomplete
  * sequence (the empty one, say) still serves blocks whose targets it reaches. Returns false when
- * out of memory; free the tables with rubiks_rectangle_seq_free either way. */
+ * out of memory or when the budget b (NULL: none) runs out first; free the tables with
+ * rubiks_rectangle_seq_free either way. */
 bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
-                               int pairs, rubiks_rectangle_seq *s);
+                               int pairs, rubiks_rectangle_seq *s, budget *b);
 
 void rubiks_rectangle_seq_free(rubiks_rectangle_seq *s);
 

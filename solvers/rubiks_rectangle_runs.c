@@ -1,5 +1,5 @@
 /* The catalogue of row runs (see rubiks_rectangle_runs.h): the lists found offline, their tables
- * built once per process behind pthread_once, then shared read-only by every solve. */
+ * built once per process under a lock, then shared read-only by every solve. */
 #include "rubiks_rectangle_runs.h"
 
 #include <pthread.h>
@@ -95,28 +95,28 @@ typedef struct seq_pool {
     rubiks_rectangle_group group;
     rubiks_rectangle_seq seq[POOL_CAP];
     int count;
-    bool out_of_memory;
+    bool failed; /* out of memory or out of time: the pool is freed, not used */
 } seq_pool;
-
-static seq_pool shared_pool;
-static pthread_once_t shared_pool_once = PTHREAD_ONCE_INIT;
 
 #define QUAD_CAP (sizeof quad_sequences / sizeof quad_sequences[0])
 
 typedef struct quad_pool {
     rubiks_rectangle_seq seq[QUAD_CAP];
     int count;
-    bool out_of_memory;
 } quad_pool;
 
+/* Built under build_lock by the first solve that needs them and complete once their flag is
+ * set; read without the lock afterwards (the lock orders the build before every reader). */
+static seq_pool shared_pool;
 static quad_pool shared_quads;
-static pthread_once_t shared_quads_once = PTHREAD_ONCE_INIT;
+static bool pool_built, quads_built;
+static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void pool_add(seq_pool *pool, const uint8_t *rows, int len, int pairs)
+static void pool_add(seq_pool *pool, const uint8_t *rows, int len, int pairs, budget *b)
 {
-    if (pool->count >= (int)POOL_CAP) return;
-    if (!rubiks_rectangle_seq_init(&pool->group, rows, len, pairs, &pool->seq[pool->count++]))
-        pool->out_of_memory = true;
+    if (pool->failed || pool->count >= (int)POOL_CAP) return;
+    if (!rubiks_rectangle_seq_init(&pool->group, rows, len, pairs, &pool->seq[pool->count++], b))
+        pool->failed = true;
 }
 
 static int parse_rows(const char *text, uint8_t *rows)
@@ -127,21 +127,27 @@ static int parse_rows(const char *text, uint8_t *rows)
     return len;
 }
 
-static void pool_add_text(seq_pool *pool, const char *text)
+static void pool_add_text(seq_pool *pool, const char *text, budget *b)
 {
     uint8_t rows[RR_SEQ_MAX];
     int len = parse_rows(text, rows);
-    pool_add(pool, rows, len, 1);
+    pool_add(pool, rows, len, 1, b);
+}
+
+static void free_seqs(rubiks_rectangle_seq *seq, int *count)
+{
+    for (int i = 0; i < *count; i++) rubiks_rectangle_seq_free(&seq[i]);
+    *count = 0;
 }
 
 /* Every single-pair run of up to SINGLE_SEQ_LEN row events without two equal neighbours (the
  * empty one included, with a table for three pairs: it serves blocks that are already home), and
- * the joint lists. Built once per process and shared read-only by every solve. */
-static void pool_build(void)
+ * the joint lists. About 0.1 s. */
+static bool pool_build(seq_pool *pool, budget *b)
 {
-    seq_pool *pool = &shared_pool;
     rubiks_rectangle_group_init(&pool->group);
     pool->count = 0;
+    pool->failed = false;
     for (int len = 0; len <= SINGLE_SEQ_LEN; len++) {
         int total = 1;
         for (int i = 0; i < len; i++) total *= 3;
@@ -152,63 +158,59 @@ static void pool_build(void)
                 rows[i] = (uint8_t)(v % 3 + 1);
                 if (i > 0 && rows[i] == rows[i - 1]) ok = false;
             }
-            if (ok) pool_add(pool, rows, len, len == 0 ? 3 : 1);
+            if (ok) pool_add(pool, rows, len, len == 0 ? 3 : 1, b);
         }
     }
-    for (size_t k = 0; k < JOINT_CAP; k++) pool_add_text(pool, joint_sequences[k]);
-    for (size_t k = 0; k < TRIPLE_CAP; k++) pool_add_text(pool, triple_sequences[k]);
+    for (size_t k = 0; k < JOINT_CAP; k++) pool_add_text(pool, joint_sequences[k], b);
+    for (size_t k = 0; k < TRIPLE_CAP; k++) pool_add_text(pool, triple_sequences[k], b);
+    if (pool->failed) free_seqs(pool->seq, &pool->count);
+    return !pool->failed;
 }
 
-/* NULL when the tables could not be allocated. */
-static const seq_pool *pool_get(void)
+/* The four-pair runs: about 0.25 s. */
+static bool quads_build(const seq_pool *pool, quad_pool *quads, budget *b)
 {
-    pthread_once(&shared_pool_once, pool_build);
-    return shared_pool.out_of_memory ? NULL : &shared_pool;
-}
-
-static void quads_build(void)
-{
-    const seq_pool *pool = pool_get();
-    quad_pool *quads = &shared_quads;
     quads->count = 0;
-    if (!pool) {
-        quads->out_of_memory = true;
-        return;
-    }
     for (size_t k = 0; k < QUAD_CAP; k++) {
         uint8_t rows[RR_SEQ_MAX];
         int len = parse_rows(quad_sequences[k], rows);
-        if (!rubiks_rectangle_seq_init(&pool->group, rows, len, 4, &quads->seq[quads->count++]))
-            quads->out_of_memory = true;
+        if (!rubiks_rectangle_seq_init(&pool->group, rows, len, 4, &quads->seq[quads->count++],
+                                       b)) {
+            free_seqs(quads->seq, &quads->count);
+            return false;
+        }
     }
+    return true;
 }
 
-/* The four-pair runs, built on first use; NULL when out of memory. */
-static const quad_pool *quads_get(void)
+/* Builds what is missing (the four-pair runs only when asked for); false when out of memory or
+ * out of time, and a build cut short is freed, to be started again by the next caller. */
+static bool runs_ready(bool quads, budget *b)
 {
-    pthread_once(&shared_quads_once, quads_build);
-    return shared_quads.out_of_memory ? NULL : &shared_quads;
+    pthread_mutex_lock(&build_lock);
+    if (!pool_built) pool_built = pool_build(&shared_pool, b);
+    if (pool_built && quads && !quads_built)
+        quads_built = quads_build(&shared_pool, &shared_quads, b);
+    bool ready = pool_built && (!quads || quads_built);
+    pthread_mutex_unlock(&build_lock);
+    return ready;
 }
 
 _Static_assert(POOL_CAP + QUAD_CAP <= RR_RUNS_MAX, "rr_run_list holds every run");
 
-const rubiks_rectangle_group *rr_runs_group(void)
+const rubiks_rectangle_group *rr_runs_group(budget *b)
 {
-    const seq_pool *pool = pool_get();
-    return pool ? &pool->group : NULL;
+    return runs_ready(false, b) ? &shared_pool.group : NULL;
 }
 
-bool rr_runs_list(rr_run_list *list, bool quads)
+bool rr_runs_list(rr_run_list *list, bool quads, budget *b)
 {
     list->count = 0;
-    const seq_pool *pool = pool_get();
-    if (!pool) return false;
-    for (int i = 0; i < pool->count; i++) list->seq[list->count++] = &pool->seq[i];
-    if (quads) {
-        const quad_pool *q = quads_get();
-        if (!q) return false;
-        for (int i = 0; i < q->count; i++) list->seq[list->count++] = &q->seq[i];
-    }
+    if (!runs_ready(quads, b)) return false;
+    for (int i = 0; i < shared_pool.count; i++) list->seq[list->count++] = &shared_pool.seq[i];
+    if (quads)
+        for (int i = 0; i < shared_quads.count; i++)
+            list->seq[list->count++] = &shared_quads.seq[i];
     return true;
 }
 

@@ -251,6 +251,11 @@ static const bad_case bad[] = {
      "/max_moves"},
     {"{\"a\":[\"1\"],\"b\":[\"0\"],\"max_moves\":1.5}", API_FORMAT_JSON, API_INVALID_REQUEST,
      "/max_moves"},
+    /* integers past 64 bits are valid JSON: a range error with its path, not malformed JSON */
+    {"{\"a\":[\"1\"],\"b\":[\"0\"],\"max_moves\":10000000000000000000}", API_FORMAT_JSON,
+     API_INVALID_REQUEST, "/max_moves"},
+    {"{\"a\":[\"1\"],\"b\":[\"0\"],\"max_moves\":-99999999999999999999}", API_FORMAT_JSON,
+     API_INVALID_REQUEST, "/max_moves"},
     {"{\"a\":[\"1\"],\"b\":[\"0\"],\"max_moves\":\"3\"}", API_FORMAT_JSON, API_INVALID_REQUEST,
      "/max_moves"},
     {"{\"a\":[1],\"b\":[\"0\"]}", API_FORMAT_JSON, API_INVALID_REQUEST, "/a/0"},

@@ -373,17 +373,23 @@ static const error_case error_cases[] = {
      "/board/2/3", "second"},
     {API_FORMAT_JSON, "{\"board\":[[1,2,3],[4,5,6],[7,8,13]]}", API_INVALID_BOARD, "/board/2/2",
      "outside"},
-    /* below the schema's minimum of 1: a range error of the schema, 400 */
-    {API_FORMAT_JSON, "{\"board\":[[0,1]]}", API_INVALID_REQUEST, "/board/0/0", NULL},
-    {API_FORMAT_JSON, "{\"board\":[[-3,1]]}", API_INVALID_REQUEST, "/board/0/0", NULL},
+    /* below 1: no permutation either, 422 (API.md), as in the text format */
+    {API_FORMAT_JSON, "{\"board\":[[0,1]]}", API_INVALID_BOARD, "/board/0/0", "value 0 is outside"},
+    {API_FORMAT_JSON, "{\"board\":[[-3,1]]}", API_INVALID_BOARD, "/board/0/0", "value -3"},
     /* integral numbers in any notation are integers */
     {API_FORMAT_JSON, "{\"board\":[[1,2.5]]}", API_INVALID_REQUEST, "/board/0/1", NULL},
     {API_FORMAT_JSON, "{\"board\":[[1,99999999999999]]}", API_INVALID_BOARD, "/board/0/1", NULL},
     /* past +-9e15 every double is whole: a value outside 1..H*W, quoted as written */
     {API_FORMAT_JSON, "{\"board\":[[1,2],[3,1e19]]}", API_INVALID_BOARD, "/board/1/1",
      "value 1e+19 is outside"},
-    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,-1e19]]}", API_INVALID_REQUEST, "/board/1/1",
-     "is -1e+19"},
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,-1e19]]}", API_INVALID_BOARD, "/board/1/1",
+     "value -1e+19 is outside"},
+    /* integers past 64 bits, written out, are valid JSON and meet the same check */
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,10000000000000000000]]}", API_INVALID_BOARD,
+     "/board/1/1", "value 1e+19 is outside"},
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,-9223372036854775809]]}", API_INVALID_BOARD,
+     "/board/1/1", "outside"},
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3,1E400]]}", API_MALFORMED_JSON, NULL, "too large"},
     {API_FORMAT_TEXT, "", API_MALFORMED_TEXT, NULL, "line 1"},
     {API_FORMAT_TEXT, "x", API_MALFORMED_TEXT, NULL, "line 1"},
     {API_FORMAT_TEXT, "0\n", API_INVALID_BOARD, NULL, NULL}, /* T out of range: 422 */
@@ -398,9 +404,12 @@ static const error_case error_cases[] = {
     {API_FORMAT_TEXT, "3\n\n1 1\n1\n\n2 1\n1 2\n\n2 2\n1 2\n3 5\n", API_INVALID_BOARD, NULL,
      "instance 3"},
     {API_FORMAT_TEXT, "1\n\n1001 1\n1\n", API_INVALID_BOARD, NULL, "1001"},
+    /* the message gives the real range of a side, however far out the number is */
+    {API_FORMAT_TEXT, "1\n\n1000000000 1\n1\n", API_INVALID_BOARD, NULL, "from 1 to 1000"},
+    {API_FORMAT_TEXT, "1\n\n2 2\n1 2\n3 -4\n", API_INVALID_BOARD, NULL, "from 1 to 4"},
     {API_FORMAT_TEXT, "1\n\n0 3\n", API_INVALID_BOARD, NULL, "instance 1"},
     {API_FORMAT_TEXT, "1\n\n3 -2\n", API_INVALID_BOARD, NULL, "instance 1"},
-    {API_FORMAT_TEXT, "1\n\n2 1\n1 0\n", API_INVALID_BOARD, NULL, "out of range"},
+    {API_FORMAT_TEXT, "1\n\n2 1\n1 0\n", API_INVALID_BOARD, NULL, "from 1 to 2"},
 };
 
 START_TEST(error_paths)

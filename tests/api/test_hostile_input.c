@@ -136,6 +136,15 @@ START_TEST(prescan_refuses_deeper_than_the_schema)
     ck_assert_int_eq(prescan("nine", "{\"a\":[\"[[[{{{\"],\"b\":[\"\\\"[\"]}").code, API_OK);
     ck_assert_int_eq(prescan("rubiks-rectangle", "{\"board\":[[1,2],[3,4]]}").code, API_OK);
     ck_assert_int_eq(prescan("mayan", "{\"moves\":1,\"columns\":[[1],[],[2,2]]}").code, API_OK);
+    /* Brackets that do not balance make no JSON at all: left to the parser, which says
+     * malformed_json (a body cut off, or one closer too many). */
+    ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[[").code, API_OK);
+    ck_assert_int_eq(prescan("invariant-boards", "[[[").code, API_OK);
+    ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[4]}]").code, API_OK);
+    ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[4]}").code, API_INVALID_REQUEST);
+    /* The limit of one level is said in the singular. */
+    err = prescan("invariant-boards", "{\"n\":[4]}");
+    ck_assert_ptr_nonnull(strstr(err.message, "at most 1 level "));
 }
 END_TEST
 

@@ -556,8 +556,8 @@ START_TEST(run_tables_replay)
         mirrored[i] = RR_ROW_PAIR(rows[i]) == 1 ? rows[i] ^ 3 : rows[i];
     }
     rubiks_rectangle_seq s, m;
-    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, 3, &s));
-    ck_assert(rubiks_rectangle_seq_init(&g, mirrored, len, 3, &m));
+    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, 3, &s, NULL));
+    ck_assert(rubiks_rectangle_seq_init(&g, mirrored, len, 3, &m, NULL));
     ck_assert_uint_eq(s.keys, 24 * 24 * 24);
     uint8_t lr[4] = {2, 3, 0, 1}, conj[24];
     uint8_t lr_index = rubiks_rectangle_group_index(&g, lr);
@@ -626,7 +626,7 @@ START_TEST(four_pair_run_tables_replay)
         while (i > 0 && rows[i] == rows[i - 1]);
     }
     rubiks_rectangle_seq s;
-    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, 4, &s));
+    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, 4, &s, NULL));
     ck_assert_uint_eq(s.keys, 24 * 24 * 24 * 24);
     int checked = 0;
     for (int t = 0; t < 200000 && checked < 3000; t++) {
@@ -791,6 +791,20 @@ START_TEST(expired_budget_stops)
     rubiks_rectangle_answer a;
     ck_assert_int_eq(rubiks_rectangle_solve(&board, &b, &a), RUBIKS_RECTANGLE_TIME_LIMIT);
     ck_assert_ptr_null(a.moves);
+    /* The run tables are built within the budget too (a four-pair table takes a quarter of a
+     * second): cut short, the build fails and frees what it made; the next solve builds them. */
+    rubiks_rectangle_group g;
+    rubiks_rectangle_group_init(&g);
+    static const uint8_t run[] = {1, 5, 9, 13, 2, 6, 10, 14};
+    rubiks_rectangle_seq seq;
+    ck_assert(!rubiks_rectangle_seq_init(&g, run, 8, 4, &seq, &b));
+    rubiks_rectangle_seq_free(&seq);
+    ck_assert(rubiks_rectangle_seq_init(&g, run, 8, 4, &seq, NULL));
+    rubiks_rectangle_seq_free(&seq);
+    budget_init_unlimited(&b);
+    ck_assert_int_eq(rubiks_rectangle_solve(&board, &b, &a), RUBIKS_RECTANGLE_OK);
+    ck_assert_int_gt(a.move_count, 0);
+    rubiks_rectangle_answer_free(&a);
     free(cells);
 }
 END_TEST

@@ -212,7 +212,8 @@
   function showPalette() {
     const a = adapter(), st = state(), box = $("palette");
     box.replaceChildren();
-    box.hidden = !(a.palette && st.mode === "board");
+    const palette = typeof a.palette === "function" ? a.palette(st.model) : a.palette;
+    box.hidden = !(palette && st.mode === "board");
     if (box.hidden) return;
     if (a.slug === "mayan") {
       const fs = el("fieldset", { class: "palette" }, el("legend", { text: "Colour to place (keys 1–9, 0 for 10; Delete removes)" }));
@@ -222,7 +223,7 @@
         r.checked = st.colour === c;
         r.addEventListener("change", () => (st.colour = c));
         const sw = el("label", { for: id, class: "swatch" + (c ? " block" : " erase"), text: c ? String(c) : "Remove" });
-        if (c) sw.setAttribute("style", `background:${colourHex(c)}`);
+        if (c) sw.setAttribute("style", `background:${colourHex(c)};color:${P.mayanText(c)};text-shadow:none`);
         fs.append(el("span", { class: "swatch-wrap" }, r, sw));
       }
       box.append(fs);
@@ -262,7 +263,9 @@
       const ed = a.editor(st.model, (where) => {
         if (where && where.redraw === false) modelChanged(false);
         else modelChanged(true, where);
+        /* A good edit after a refused one (warn: ""): the warning was about a value gone. */
         if (where && where.warn) setStatus(where.warn, "warn");
+        else if (where && where.warn === "" && $("status").classList.contains("warn")) setStatus("");
       }, ui);
       $("editor").replaceChildren(ed || el("p", { class: "hint", text: "Only n: set it above." }));
       if (at) P.refocus($("editor"), at);
@@ -409,6 +412,7 @@
 
   let solving = null;
   async function solve() {
+    if ($("solve").disabled) return; /* Ctrl+Enter too: nothing to solve without the list */
     clearErrors();
     stopPlay();
     const st = state(), a = adapter(), p = info();
@@ -431,15 +435,18 @@
       text = await res.text();
     } catch (e) {
       if (solving !== ticket) return;
+      solving = null;
       $("solve").removeAttribute("aria-busy");
       setStatus("Could not reach the server: " + e.message, "err");
       return;
     }
     if (solving !== ticket) return;
+    solving = null;
     $("solve").removeAttribute("aria-busy");
     const ms = performance.now() - started;
     $("raw").textContent = text.length > BIG_BODY ? text.slice(0, BIG_BODY) + `\n… (${fmt(text.length)} characters in all)` : text;
-    const json = (res.headers.get("Content-Type") || "").startsWith("application/json");
+    const type = res.headers.get("Content-Type") || "";
+    const json = type.startsWith("application/json");
     if (!res.ok) {
       let err = null;
       try {
@@ -447,13 +454,35 @@
       } catch (e) {
         /* not the error shape */
       }
+      if (!err || typeof err.code !== "string" || typeof err.message !== "string") err = null;
       clearAnswer();
-      setStatus(`${res.status} ${err ? err.code : res.statusText}: ${err ? err.message : text.slice(0, 200)}`, "err");
-      $("explain").textContent = explainStatus(res, err);
-      if (err) placeError(err);
+      if (err) {
+        setStatus(`${res.status} ${err.code}: ${err.message}`, "err");
+        $("explain").textContent = explainStatus(res, err);
+        placeError(err);
+      } else {
+        setStatus(`${res.status} ${res.statusText || "error"}, and not from puzzled: its errors are JSON.`, "err");
+        $("explain").textContent = (explainStatus(res, null) + " Something between the page and the service (a proxy or a gateway) answered instead: the service may be down, restarting or too slow for it. The raw answer is below.").trim();
+      }
       return;
     }
-    showAnswer(a, sent, json ? JSON.parse(text) : text, json, ms);
+    /* The answer comes in the format of the request: anything else is not from puzzled (a
+     * captive portal, say), and a JSON answer that does not parse was cut off on its way. */
+    let answer = text;
+    const notAnswer = (why) => {
+      clearAnswer();
+      setStatus(`${res.status}, but ${why}; the raw answer is below.`, "err");
+      $("explain").textContent = "Something between the page and the service may have changed or cut the answer. Try again.";
+    };
+    if (!type.startsWith(req.ctype)) return notAnswer(`the answer is ${type || "of no type"}, not ${req.ctype}`);
+    if (json) {
+      try {
+        answer = JSON.parse(text);
+      } catch (e) {
+        return notAnswer(`the answer is not whole JSON (${fmt(text.length)} characters arrived)`);
+      }
+    }
+    showAnswer(a, sent, answer, json, ms);
   }
 
   /* The instance as it was sent, for the replay: later edits must not change it. */
@@ -779,5 +808,9 @@
     solve();
   });
 
-  load().catch((e) => setStatus("Cannot load the puzzle list (GET /puzzles): " + e.message, "err"));
+  load().catch((e) => {
+    /* Nothing works without the list: say so, and leave nothing to press. */
+    for (const id of ["solve", "example", "scramble", "copy-curl", "puzzle", "format"]) $(id).disabled = true;
+    setStatus("Cannot load the puzzle list (GET /puzzles): " + e.message + " Reload the page to try again.", "err");
+  });
 })();

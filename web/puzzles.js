@@ -525,15 +525,36 @@
         const inp = el("input", { type: "text", inputmode: "numeric", "aria-label": cell.getAttribute("aria-label"), value: m.cells[i], tabindex: -1 });
         inp.addEventListener("change", () => {
           const typed = inp.value.trim();
-          if (!/^\d{1,7}$/.test(typed)) {
+          if (!/^\d{1,7}$/.test(typed) || Number(typed) < 1 || Number(typed) > h * w) {
             inp.value = m.cells[i];
             const where = `Row ${Number(cell.dataset.r) + 1}, column ${Number(cell.dataset.c) + 1}`;
             changed({ redraw: false, warn: `${where}: "${typed.slice(0, 20)}" is not a whole number from 1 to ${h * w}; the cell keeps ${m.cells[i]}.` });
+            if (document.activeElement === inp) inp.select();
             return;
           }
           m.cells[i] = Number(typed);
           cell.dataset.v = m.cells[i];
-          changed({ redraw: false });
+          changed({ redraw: false, warn: "" });
+          if (document.activeElement === inp) inp.select(); /* Enter: the next digit replaces */
+        });
+        /* A click into a cell selects its number as Tab does, so that a digit typed replaces
+         * it (the click's mouseup would otherwise put the caret after the old number). */
+        let clickedIn = false;
+        inp.addEventListener("mousedown", () => (clickedIn = document.activeElement !== inp));
+        inp.addEventListener("mouseup", (ev) => {
+          if (!clickedIn) return;
+          clickedIn = false;
+          ev.preventDefault();
+          inp.select();
+        });
+        /* Shift+Tab leaves the board at once: the grid's one tab stop (a cell, which only hands
+         * the focus to its input) is no stop on the way back. */
+        inp.addEventListener("keydown", (ev) => {
+          if (ev.key !== "Tab" || !ev.shiftKey) return;
+          const stop = g.querySelector('[role="gridcell"][tabindex="0"]');
+          if (!stop) return;
+          stop.tabIndex = -1;
+          setTimeout(() => (stop.tabIndex = 0));
         });
         cell.dataset.v = m.cells[i];
         cell.removeAttribute("aria-label");
@@ -638,7 +659,10 @@
     resize: (m, s) => ({ n: s.n, opts: m.opts }),
     editor: () => null,
     boardsFromAnswer: (a) => a.boards || null,
-    countFromAnswer: (a) => ({ count: a.count, extra: `classes; ${spaced(a.invariant_boards)} invariant boards in all, symmetric copies included` }),
+    countFromAnswer: (a) => ({
+      count: a.count,
+      extra: `${a.count === "1" ? "class" : "classes"}; ${spaced(a.invariant_boards)} invariant ${a.invariant_boards === "1" ? "board" : "boards"} in all, symmetric copies included`,
+    }),
     drawBoard(b) {
       const n = b.length;
       const cv = el("canvas", { class: "mini-canvas", role: "img" });
@@ -653,7 +677,16 @@
    * run of three or more equal colours vanishes at once, blocks fall, and again until still. */
   const MAYAN_COLOURS = [0xffffff, 0xe63946, 0x2a9d8f, 0xf4a261, 0x457b9d, 0x9b5de5, 0x8ac926, 0xff70a6, 0x6d4c41, 0x00b4d8, 0x495057];
   const hex = (rgb) => "#" + rgb.toString(16).padStart(6, "0");
-  const mayanCell = (v) => (v ? `background:${hex(MAYAN_COLOURS[v])}` : "");
+  /* The text colour that reads best on rgb (WCAG contrast): near-black on the light colours,
+   * white on the dark ones, so that a colour's number never depends on a shadow. */
+  function textOn(rgb) {
+    const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    const l = 0.2126 * lin(rgb >> 16) + 0.7152 * lin((rgb >> 8) & 255) + 0.0722 * lin(rgb & 255);
+    return (l + 0.05) / 0.0556 >= 1.05 / (l + 0.05) ? "#111" : "#fff"; /* #111: luminance .0056 */
+  }
+  P.mayanText = (v) => textOn(MAYAN_COLOURS[v]);
+  const mayanCell = (v) =>
+    v ? `background:${hex(MAYAN_COLOURS[v])};color:${textOn(MAYAN_COLOURS[v])};text-shadow:none` : "";
   P.mayan = {
     kind: "moves",
     sizes: (lim) => [
@@ -867,7 +900,7 @@
     mazeKinds,
     sizes: (lim) => [{ key: "n", label: "Maze size N (N × N cells)", min: lim.n.min, max: lim.n.max, path: "/maze" }],
     options: () => [{ key: "boards", label: "List the winning boards", type: "checkbox", path: "/boards" }],
-    palette: true,
+    palette: (m) => m.n <= MAZE_DOM_MAX, /* a larger maze is a picture: nothing to place */
     fromJSON(o) {
       if (!o || !Array.isArray(o.maze) || !o.maze.length) throw new Error('Give "maze": N strings of 3N characters.');
       const n = o.maze.length;
@@ -896,12 +929,14 @@
           if (r === 0 || c === 0 || r === n - 1 || c === n - 1) return "###";
           return (m.cells[r] && m.cells[r][c] && r < m.n - 1 && c < m.n - 1) ? m.cells[r][c] : "...";
         }));
+      /* A maze needs its start: one cut off by shrinking (or a new maze) gets it top left. */
+      if (n >= 3 && !cells.some((row) => row.includes("BBB"))) cells[1][1] = "BBB";
       return { n, cells, opts: m.opts };
     },
     editor(m, changed, ui) {
       const n = m.n;
       if (n > MAZE_DOM_MAX) {
-        const cv = canvasGrid("Board editor", `${n} × ${n} maze: too large to edit cell by cell here; paste JSON or contest text. Dark: wall, light: open, green: start, red: M, blue: O.`, null);
+        const cv = canvasGrid("Board editor", `${n} × ${n} maze: too large to edit cell by cell here. Solve it as it is, or write it in the JSON or contest-text mode (the Format above). Dark: wall, light: open, green: start, red: M, blue: O.`, null);
         drawCanvas(cv.canvas, n, n, (i) => mazeColour(m.cells[Math.floor(i / n)][i % n]), null);
         return cv.root;
       }

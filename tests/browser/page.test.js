@@ -711,6 +711,110 @@ async function limitTests(t, browser) {
       assert(said.test(await page.locator("#status").textContent()), "the late answer does not overwrite the status");
       assert(await page.locator("#answer").isHidden(), "nothing shown for the puzzle left behind");
     });
+
+    await t.test("an answer that has arrived is not said to be dropped when the puzzle changes", async () => {
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      await solveAndWait(page);
+      await choose(page, "mayan");
+      assertEq(await page.locator("#status").textContent(), "", "no message about an answer on its way");
+    });
+
+    await t.test("answers that are not puzzled's are said to be so", async () => {
+      await choose(page, "nine");
+      await button(page, "Example").click();
+      const cases = [
+        { name: "a proxy's HTML 502", status: 502, type: "text/html", body: "<html><body><h1>502 Bad Gateway</h1></body></html>", says: /^502 Bad Gateway, and not from puzzled/ },
+        { name: "an empty 504", status: 504, type: "text/plain", body: "", says: /^504 Gateway Timeout, and not from puzzled/ },
+        { name: "JSON cut off", status: 200, type: "application/json", body: '{"n":3,"solvable":true,"move_co', says: /^200, but the answer is not whole JSON/ },
+        { name: "a portal's HTML 200", status: 200, type: "text/html", body: "<html>Log in to the Wi-Fi</html>", says: /^200, but the answer is text\/html, not application\/json/ },
+      ];
+      for (const c of cases) {
+        await page.route("**/solve/nine", (route) => route.fulfill({ status: c.status, contentType: c.type, body: c.body }));
+        await button(page, "Solve").click();
+        await page.waitForFunction(() => !/^Solving/.test(document.getElementById("status").textContent));
+        const said = await page.locator("#status").textContent();
+        assert(c.says.test(said), `${c.name}: the status says: ${said}`);
+        assert(!said.includes("<"), `${c.name}: no markup in the status`);
+        assert(await page.locator("#answer").isHidden(), `${c.name}: no answer shown`);
+        await page.unroute("**/solve/nine");
+      }
+    });
+
+    await t.test("rubiks-rectangle: a click into a cell replaces its number; out of range is refused", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      const five = page.getByRole("textbox", { name: "Row 2 column 2" });
+      await five.click();
+      await page.keyboard.type("9");
+      await page.keyboard.press("Enter");
+      assert((await requestText(page)).includes("[4,9,6]"), "5 replaced by 9, not 59: " + (await requestText(page)));
+      await five.click();
+      await page.keyboard.type("10");
+      await page.keyboard.press("Enter");
+      assert(/"10" is not a whole number from 1 to 9/.test(await page.locator("#status").textContent()), "10 refused on a 3 x 3 board");
+      assertEq(await five.inputValue(), "9", "the cell keeps its number");
+      /* The cell keeps the focus, its number selected: the next digit replaces it. */
+      await page.keyboard.type("5");
+      await page.keyboard.press("Enter");
+      assert((await requestText(page)).includes("[4,5,6]"), "9 replaced by 5 after Enter: " + (await requestText(page)));
+      assertEq(await page.locator("#status").textContent(), "", "a good edit clears the warning about the refused one");
+      /* Shift+Tab from the cell leaves the board at once, to the field before it. */
+      await five.focus();
+      await page.keyboard.press("Shift+Tab");
+      const at = await page.evaluate(() => document.activeElement.getAttribute("aria-label") || document.activeElement.id);
+      assert(!/Row|board/i.test(at || "") && (await page.evaluate(() => document.activeElement.tagName)) === "INPUT", "Shift+Tab left the board: " + at);
+    });
+
+    await t.test("maze-tac-toe: a maze too large to edit shows no palette, keeps a start and is solved", async () => {
+      await choose(page, "maze-tac-toe");
+      await page.getByLabel("Edit as").selectOption("board");
+      const size = page.getByLabel(/Maze size/);
+      await size.fill("20");
+      await size.press("Enter");
+      assert(await page.locator("#palette").isHidden(), "no palette for a maze drawn as a picture");
+      assert((await requestText(page)).includes("BBB"), "the resized maze has a start");
+      await solveAndWait(page);
+      assert(/^Solved: count \d+/.test(await page.locator("#status").textContent()), "answered: " + (await page.locator("#status").textContent()));
+      await size.fill("5");
+      await size.press("Enter");
+      assert(await page.locator("#palette").isVisible(), "the palette is back for a maze that can be edited");
+    });
+
+    await t.test("mayan: every colour's number reads at 4.5:1 or better", async () => {
+      await choose(page, "mayan");
+      await page.getByLabel("Edit as").selectOption("board");
+      const worst = await page.evaluate(() => {
+        const lum = (css) => {
+          const [r, g, b] = css.match(/\d+/g).map(Number).map((c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        let min = 99;
+        for (const e of document.querySelectorAll(".swatch.block")) {
+          const st = getComputedStyle(e);
+          const a = lum(st.color), b = lum(st.backgroundColor);
+          min = Math.min(min, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05));
+        }
+        return min;
+      });
+      assert(worst >= 4.5, "the lowest contrast of a colour swatch is " + worst.toFixed(2));
+    });
+
+    await t.test("without the puzzle list nothing can be pressed, and the page says why", async () => {
+      const bare = await browser.context.newPage();
+      const errors = [];
+      bare.on("pageerror", (e) => errors.push(e.message));
+      await bare.route("**/puzzles", (route) => route.fulfill({ status: 503, contentType: "text/html", body: "<h1>busy</h1>" }));
+      await bare.goto(srv.url + "/");
+      await bare.waitForFunction(() => /Cannot load the puzzle list/.test(document.getElementById("status").textContent));
+      for (const name of ["Solve", "Example"]) assert(await button(bare, name).isDisabled(), name + " is disabled");
+      await bare.keyboard.press("Control+Enter");
+      await bare.waitForTimeout(200);
+      assertEq(errors.join("; "), "", "no script error");
+      await bare.close();
+    });
     await page.close();
   } finally {
     await srv.stop();

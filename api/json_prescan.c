@@ -101,7 +101,7 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
         } else {
             p++; /* white space, ':' and anything jansson will refuse */
         }
-        if (cost > cap && too_deep) return false;
+        if (cost > cap && too_deep) return false; /* the depth error, found first, stands */
         if (cost > cap)
             return api_fail(err, API_BODY_TOO_LARGE, NULL,
                             "The body holds more JSON values than the largest instance of this "

@@ -8,11 +8,8 @@
 
 #include <string.h>
 
+#include "nine_flat.h"
 #include "nine_x86.h"
-
-#if NINE_X86_DISPATCH
-#include <immintrin.h>
-#endif
 
 static const int setup_cost[4] = {0, 1, 2, 1};
 
@@ -121,9 +118,6 @@ static void offer(nine_step *best, int *found, int k, const nine_step *s)
     if (*found < k) (*found)++;
 }
 
-/* The most macros a flat library may hold for the vector pass (9 x 9: 5 494, 10 x 10: 6 005). */
-#define NINE_FLAT_MAX_MACROS 8192
-
 /* Group commutators on large boards. For every set-up, turn X and column a, the commutators
  * [Ca, X Cb X'] that would each remove a one ("good": their cell leaving A holds a one, their cell
  * leaving B a zero) combine into one [Ca, X S X'] over all good b, 2 |S| + 5 moves for |S| ones;
@@ -177,161 +171,13 @@ NINE_POPCNT_CLONES static void offer_groups(const nine_board *bd, const nine_lib
         }
 }
 
-/* The best a flat library's macros could do from this board, all at once: for each, the most
- * ones of A its A sources hold over A's four turns minus the fewest ones of B its B sources
- * hold over B's (a bound on what any set-up removes), and its least cost (its length less the
- * swaps that cancel against `tail`, the columns swapped at the end of the moves so far, at
- * least 1). One loop with no branches, so that it vectorizes: with AVX-512's vector popcount
- * where the CPU has it, else one word at a time. Exact counts: every build gives the same. */
-static inline __attribute__((always_inline)) void
-flat_bounds_body(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                 uint64_t tail, int max_save, int8_t *restrict bound, int8_t *restrict least,
-                 int8_t *restrict trans, int8_t *restrict over,
-                 int8_t (*restrict gl)[NINE_FLAT_MAX_MACROS])
+/* The macros from `from` to `end` that the vector pass lets through against the shortlist's bar. */
+static uint64_t visit(const nine_flat_prices *fp, int base, int from, int end,
+                      const nine_step *best, int found, int k)
 {
-    size_t count = (size_t)lib->count;
-    const uint64_t *restrict a0 = lib->masks, *restrict a1 = a0 + count, *restrict b0 = a1 + count,
-                             *restrict b1 = b0 + count, *restrict lead = b1 + count,
-                             *restrict lead_mirror = lead + count,
-                             *restrict len = lead_mirror + count, *restrict transfers = len + count;
-    uint64_t x0 = fa[0][0], x1 = fa[0][1], x2 = fa[1][0], x3 = fa[1][1], x4 = fa[2][0],
-             x5 = fa[2][1], x6 = fa[3][0], x7 = fa[3][1];
-    uint64_t y0 = fb[0][0], y1 = fb[0][1], y2 = fb[1][0], y3 = fb[1][1], y4 = fb[2][0],
-             y5 = fb[2][1], y6 = fb[3][0], y7 = fb[3][1];
-    for (size_t t = 0; t < count; t++) {
-        int64_t g0 = __builtin_popcountll(x0 & a0[t]) + __builtin_popcountll(x1 & a1[t]);
-        int64_t g1 = __builtin_popcountll(x2 & a0[t]) + __builtin_popcountll(x3 & a1[t]);
-        int64_t g2 = __builtin_popcountll(x4 & a0[t]) + __builtin_popcountll(x5 & a1[t]);
-        int64_t g3 = __builtin_popcountll(x6 & a0[t]) + __builtin_popcountll(x7 & a1[t]);
-        int64_t l0 = __builtin_popcountll(y0 & b0[t]) + __builtin_popcountll(y1 & b1[t]);
-        int64_t l1 = __builtin_popcountll(y2 & b0[t]) + __builtin_popcountll(y3 & b1[t]);
-        int64_t l2 = __builtin_popcountll(y4 & b0[t]) + __builtin_popcountll(y5 & b1[t]);
-        int64_t l3 = __builtin_popcountll(y6 & b0[t]) + __builtin_popcountll(y7 & b1[t]);
-        gl[0][t] = (int8_t)g0, gl[1][t] = (int8_t)g1, gl[2][t] = (int8_t)g2, gl[3][t] = (int8_t)g3;
-        gl[4][t] = (int8_t)l0, gl[5][t] = (int8_t)l1, gl[6][t] = (int8_t)l2, gl[7][t] = (int8_t)l3;
-        int64_t g01 = g0 > g1 ? g0 : g1, g23 = g2 > g3 ? g2 : g3;
-        int64_t l01 = l0 < l1 ? l0 : l1, l23 = l2 < l3 ? l2 : l3;
-        bound[t] = (int8_t)((g01 > g23 ? g01 : g23) - (l01 < l23 ? l01 : l23));
-        int64_t s0 = __builtin_popcountll(tail & lead[t]);
-        int64_t s1 = __builtin_popcountll(tail & lead_mirror[t]);
-        int64_t l = (int64_t)len[t] - 2 * (s0 > s1 ? s0 : s1);
-        least[t] = (int8_t)(l < 1 ? 1 : l);
-        trans[t] = (int8_t)transfers[t];
-        over[t] = (int8_t)((int64_t)len[t] - max_save);
-    }
-}
-
-#if NINE_X86_DISPATCH
-__attribute__((
-    target("avx512f,avx512vl,avx512vpopcntdq,popcnt,prefer-vector-width=512"))) static void
-flat_bounds_avx512(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                   uint64_t tail, int max_save, int8_t *bound, int8_t *least, int8_t *trans,
-                   int8_t *over, int8_t (*gl)[NINE_FLAT_MAX_MACROS])
-{
-    flat_bounds_body(lib, fa, fb, tail, max_save, bound, least, trans, over, gl);
-}
-
-__attribute__((target("popcnt"))) static void
-flat_bounds_popcnt(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                   uint64_t tail, int max_save, int8_t *bound, int8_t *least, int8_t *trans,
-                   int8_t *over, int8_t (*gl)[NINE_FLAT_MAX_MACROS])
-{
-    flat_bounds_body(lib, fa, fb, tail, max_save, bound, least, trans, over, gl);
-}
-#endif
-
-/* The vector pass's results, one byte per macro. */
-typedef struct flat_prices {
-    int8_t bound[NINE_FLAT_MAX_MACROS], least[NINE_FLAT_MAX_MACROS];
-    int8_t trans[NINE_FLAT_MAX_MACROS]; /* its transfers */
-    int8_t over[NINE_FLAT_MAX_MACROS];  /* its length less the most any macro saves here */
-    /* The ones its A sources hold at A's 4 turns, then its B sources at B's. */
-    int8_t gl[8][NINE_FLAT_MAX_MACROS];
-} flat_prices;
-
-static void flat_bounds(const nine_library *lib, const uint64_t fa[4][2], const uint64_t fb[4][2],
-                        uint64_t tail, int max_save, flat_prices *fp)
-{
-#if NINE_X86_DISPATCH
-    if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512vl"))
-        flat_bounds_avx512(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over,
-                           fp->gl);
-    else if (__builtin_cpu_supports("popcnt"))
-        flat_bounds_popcnt(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over,
-                           fp->gl);
-    else
-#endif
-        flat_bounds_body(lib, fa, fb, tail, max_save, fp->bound, fp->least, fp->trans, fp->over,
-                         fp->gl);
-}
-
-/* The macros from `from` to `end` (<= base + 64) a plain scan would read, as bits from base:
- * those whose vector-pass bound can enter the shortlist, and those that end the scan (the
- * scan's own tests, on the vector pass's bytes; branch-free so that it vectorizes). */
-static uint64_t visit_mask_plain(const flat_prices *fp, int base, int from, int end,
-                                 const nine_step *best, int found, int k)
-{
-    uint8_t flag[64];
-    int wr = found < k ? 0 : best[k - 1].red, wc = found < k ? 0 : best[k - 1].cost;
-    int full = found == k;
-    for (int t = from; t < end; t++) {
-        int b = fp->bound[t], l = fp->least[t], tr = fp->trans[t], el = fp->over[t];
-        int lhs = b * wc, rhs = wr * l;
-        int enters = (b > 0) & ((!full) | (lhs > rhs) | ((lhs == rhs) & (b > wr)));
-        int lhs2 = tr * wc, rhs2 = wr * el;
-        int stops = full & (el > 0) & !((lhs2 > rhs2) | ((lhs2 == rhs2) & (tr > wr)));
-        flag[t - base] = (uint8_t)(enters | stops);
-    }
-    uint64_t mask = 0;
-    for (int t = from; t < end; t++) mask |= (uint64_t)flag[t - base] << (t - base);
-    return mask;
-}
-
-#if NINE_X86_DISPATCH
-/* The same tests, 32 macros per instruction (AVX-512BW): the bytes widened to 16 bits, whose
- * products cannot overflow (|values| < 128, bar <= 127). The bytes past the library's end are
- * zero (flat_bounds) and masked off anyway. */
-__attribute__((target("avx512f,avx512bw"))) static uint64_t
-visit_mask_avx512(const flat_prices *fp, int base, int from, int end, int wr, int wc, int full)
-{
-    uint64_t mask = 0;
-    const __m512i zero = _mm512_setzero_si512(), vwr = _mm512_set1_epi16((short)wr),
-                  vwc = _mm512_set1_epi16((short)wc);
-    for (int half = 0; half < 2; half++) {
-        int at = base + 32 * half;
-        __m512i b = _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(fp->bound + at)));
-        __m512i l = _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(fp->least + at)));
-        __m512i tr = _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(fp->trans + at)));
-        __m512i el = _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(fp->over + at)));
-        __mmask32 enters = _mm512_cmpgt_epi16_mask(b, zero), stops = 0;
-        if (full) {
-            __m512i lhs = _mm512_mullo_epi16(b, vwc), rhs = _mm512_mullo_epi16(vwr, l);
-            enters &= _mm512_cmpgt_epi16_mask(lhs, rhs) |
-                      (_mm512_cmpeq_epi16_mask(lhs, rhs) & _mm512_cmpgt_epi16_mask(b, vwr));
-            __m512i lhs2 = _mm512_mullo_epi16(tr, vwc), rhs2 = _mm512_mullo_epi16(vwr, el);
-            __mmask32 beats =
-                _mm512_cmpgt_epi16_mask(lhs2, rhs2) |
-                (_mm512_cmpeq_epi16_mask(lhs2, rhs2) & _mm512_cmpgt_epi16_mask(tr, vwr));
-            stops = _mm512_cmpgt_epi16_mask(el, zero) & (__mmask32)~beats;
-        }
-        mask |= (uint64_t)(uint32_t)(enters | stops) << (32 * half);
-    }
-    int lo = from - base, hi = end - base;
-    uint64_t range = (hi >= 64 ? ~0ull : ((uint64_t)1 << hi) - 1) & (~0ull << lo);
-    return mask & range;
-}
-#endif
-
-static uint64_t visit_mask(const flat_prices *fp, int base, int from, int end,
-                           const nine_step *best, int found, int k)
-{
-    if (from >= end) return 0;
-#if NINE_X86_DISPATCH
-    if (__builtin_cpu_supports("avx512bw"))
-        return visit_mask_avx512(fp, base, from, end, found < k ? 0 : best[k - 1].red,
-                                 found < k ? 0 : best[k - 1].cost, found == k);
-#endif
-    return visit_mask_plain(fp, base, from, end, best, found, k);
+    bool full = found == k;
+    return nine_flat_visit(fp, base, from, end, full ? best[k - 1].red : 0,
+                           full ? best[k - 1].cost : 0, full);
 }
 
 /* Prices macro mi under the 16 set-ups into the shortlist best[0..*found) of k: -1 when the
@@ -341,8 +187,7 @@ NINE_POPCNT_CLONES static int price_macro(const nine_library *lib, int mi,
                                           const uint64_t flat_a[4][2], const uint64_t flat_b[4][2],
                                           uint64_t rot_a[4][NINE_MAX_N],
                                           uint64_t rot_b[4][NINE_MAX_N], int n, uint64_t tail,
-                                          int max_save, nine_step *best, int *found_io, int k,
-                                          const flat_prices *fp)
+                                          int max_save, nine_step *best, int *found_io, int k)
 {
     int found = *found_io;
     int offered = 0;
@@ -358,18 +203,16 @@ NINE_POPCNT_CLONES static int price_macro(const nine_library *lib, int mi,
     int gain[4], loss[4], most = 0;
     const uint16_t *src = lib->pool + m->first;
     for (int q = 0; q < 4; q++) {
-        gain[q] = fp          ? fp->gl[q][mi]
-                  : lib->flat ? count_flat(flat_a[q], m->flat_a)
-                              : count_at(rot_a[q], n, src, m->transfers);
+        gain[q] =
+            lib->flat ? count_flat(flat_a[q], m->flat_a) : count_at(rot_a[q], n, src, m->transfers);
         if (gain[q] > most) most = gain[q];
     }
     /* Even the best gain at the least cost cannot enter the list: skip the 16 set-ups. */
     if (most == 0 || (found == k && !before(most, least, &best[k - 1]))) return 0;
     int fewest = m->transfers;
     for (int q = 0; q < 4; q++) {
-        loss[q] = fp          ? fp->gl[4 + q][mi]
-                  : lib->flat ? count_flat(flat_b[q], m->flat_b)
-                              : count_at(rot_b[q], n, src + m->transfers, m->transfers);
+        loss[q] = lib->flat ? count_flat(flat_b[q], m->flat_b)
+                            : count_at(rot_b[q], n, src + m->transfers, m->transfers);
         if (loss[q] < fewest) fewest = loss[q];
     }
     /* The same with the least loss; then per turn of A. */
@@ -419,40 +262,39 @@ NINE_POPCNT_CLONES int nine_step_candidates(const nine_board *bd, const nine_lib
             flatten(rot_b[q], n, flat_b[q]);
         }
     }
-    flat_prices fp;
+    nine_flat_prices fp;
     bool flat = lib->flat && lib->count <= NINE_FLAT_MAX_MACROS;
     /* A step with no set-up whose leading swaps repeat trailing ones of the step before costs
      * two moves less per repeat (the pair cancels). At most this much for any macro: */
     int tail_count = __builtin_popcountll(tail);
     int max_save = 2 * (tail_count < lib->max_lead ? tail_count : lib->max_lead);
     if (flat) {
-        flat_bounds(lib, flat_a, flat_b, tail, max_save, &fp);
-        for (int t = lib->count; t % 64; t++)
-            fp.bound[t] = fp.least[t] = fp.trans[t] = fp.over[t] = 0;
         /* Only the macros the vector pass lets through (or that end the scan) are visited, 64
          * at a time; the list is redrawn whenever the shortlist changes, so the same macros
-         * are read as by a plain loop. */
+         * are read as by a plain loop. The pass fills each block just before the scan reads it:
+         * most scans stop before the library's end. */
         for (int base = 0; base < lib->count; base += 64) {
             int end = base + 64 < lib->count ? base + 64 : lib->count;
-            uint64_t todo = visit_mask(&fp, base, base, end, best, found, k);
+            nine_flat_bounds(lib, base, end, flat_a, flat_b, tail, max_save, &fp);
+            uint64_t todo = visit(&fp, base, base, end, best, found, k);
             while (todo) {
                 int mi = base + __builtin_ctzll(todo);
                 todo &= todo - 1;
                 int found_was = found, bar_red = found == k ? best[k - 1].red : 0,
                     bar_cost = found == k ? best[k - 1].cost : 0;
                 int r = price_macro(lib, mi, flat_a, flat_b, rot_a, rot_b, n, tail, max_save, best,
-                                    &found, k, &fp);
+                                    &found, k);
                 if (r < 0) goto scanned;
                 /* Redrawn only when the bar to enter moved. */
                 if (r > 0 && found == k &&
                     (found_was < k || best[k - 1].red != bar_red || best[k - 1].cost != bar_cost))
-                    todo = visit_mask(&fp, base, mi + 1, end, best, found, k);
+                    todo = visit(&fp, base, mi + 1, end, best, found, k);
             }
         }
     } else {
         for (int mi = 0; mi < lib->count; mi++)
             if (price_macro(lib, mi, flat_a, flat_b, rot_a, rot_b, n, tail, max_save, best, &found,
-                            k, NULL) < 0)
+                            k) < 0)
                 break;
     }
 scanned:

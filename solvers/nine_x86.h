@@ -1,5 +1,5 @@
 /* Whether the nine solver's hot loops get x86-64 code chosen at run time by what the CPU has
- * (popcnt, AVX-512): GCC builds only. Elsewhere (arm64 images), under ThreadSanitizer, whose
+ * (popcnt, AVX2, AVX-512): GCC builds only. Elsewhere (arm64 images), under ThreadSanitizer, whose
  * runtime is not up yet when the ifunc resolver runs, and with clang (14 does not emit the symbol
  * other files call), the portable code, which gives the same answers. */
 #ifndef PUZZLED_NINE_X86_H

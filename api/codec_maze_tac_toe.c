@@ -233,7 +233,7 @@ static void *maze_from_text(const char *text, size_t len, api_error *err)
     for (int r = 0; r < n; r++) {
         at.text_line = scan_next_line(&s); /* skips blank lines and leading white space */
         if (s.p == s.end) {
-            api_fail(err, API_INVALID_BOARD, NULL,
+            api_fail(err, API_MALFORMED_TEXT, NULL,
                      "line %d: the input ends after %d maze rows, but N = %d needs %d rows.",
                      s.line, r, n, n);
             job_free(job);
@@ -252,7 +252,7 @@ static void *maze_from_text(const char *text, size_t len, api_error *err)
     }
     int line = scan_next_line(&s);
     if (s.p != s.end) {
-        api_fail(err, API_INVALID_BOARD, NULL,
+        api_fail(err, API_MALFORMED_TEXT, NULL,
                  "line %d: the input goes on after the %d maze rows that N = %d announces; give "
                  "exactly N rows.",
                  line, n, n);

@@ -1,5 +1,6 @@
 #include "json_prescan.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +8,8 @@
  * so the stack keeps where each container's current member came from. */
 #define STACK_MAX 16
 #define KEY_SHOWN 64
+/* Whether each open container is an object, one bit per level, as deep as jansson parses. */
+#define KIND_LEVELS 2048
 
 typedef struct frame {
     bool object;
@@ -48,7 +51,8 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
     unsigned depth = 0;
     /* Too deep is told only for a body whose brackets balance: a cut-off or unbalanced body is
      * malformed JSON first, and jansson (which stops at 2048 levels) says where. */
-    bool too_deep = false, stray_closer = false;
+    bool too_deep = false, unbalanced = false;
+    uint64_t kinds[KIND_LEVELS / 64] = {0};
     size_t cost = 0, cap = lim->max_values + JSON_PRESCAN_SLACK;
     const char *p = body, *end = body + len;
     while (p < end) {
@@ -79,13 +83,21 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
             }
             if (depth < STACK_MAX)
                 stack[depth] = (frame){.object = c == '{', .expect_key = c == '{'};
+            if (depth < KIND_LEVELS) {
+                uint64_t bit = (uint64_t)1 << (depth % 64);
+                kinds[depth / 64] = c == '{' ? kinds[depth / 64] | bit : kinds[depth / 64] & ~bit;
+            }
             depth++;
             p++;
         } else if (c == '}' || c == ']') {
-            if (depth > 0)
+            if (depth == 0) {
+                unbalanced = true; /* a closer with nothing open */
+            } else {
                 depth--;
-            else
-                stray_closer = true;
+                /* `[` closed by `}` or `{` by `]` */
+                if (depth < KIND_LEVELS && ((kinds[depth / 64] >> (depth % 64)) & 1) != (c == '}'))
+                    unbalanced = true;
+            }
             p++;
         } else if (c == ',') {
             if (top) {
@@ -108,5 +120,5 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
                             "puzzle needs (about %zu); it was refused before parsing.",
                             lim->max_values);
     }
-    return !too_deep || depth != 0 || stray_closer;
+    return !too_deep || depth != 0 || unbalanced;
 }

@@ -367,14 +367,16 @@ START_TEST(text_errors)
     char *body = text_body(sample_rows, 7, "\n");
     char *cut = strstr(body, "###...O32");
     *cut = '\0';
-    expect_error(API_FORMAT_TEXT, body, API_INVALID_BOARD, "", "after 5 maze rows");
+    expect_error(API_FORMAT_TEXT, body, API_MALFORMED_TEXT, "", "after 5 maze rows");
     free(body);
     body = text_body(sample_rows, 7, "\n");
     size_t len = strlen(body);
     body = realloc(body, len + 32);
     strcat(body, "#####################\n");
-    expect_error(API_FORMAT_TEXT, body, API_INVALID_BOARD, "", "line 9");
+    expect_error(API_FORMAT_TEXT, body, API_MALFORMED_TEXT, "", "line 9");
     free(body);
+    /* N alone: no rows at all */
+    expect_error(API_FORMAT_TEXT, "3\n", API_MALFORMED_TEXT, "", "after 0 maze rows");
 
     struct {
         int row;

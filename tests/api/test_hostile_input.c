@@ -141,6 +141,11 @@ START_TEST(prescan_refuses_deeper_than_the_schema)
     ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[[").code, API_OK);
     ck_assert_int_eq(prescan("invariant-boards", "[[[").code, API_OK);
     ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[4]}]").code, API_OK);
+    /* as many closers as openers, of the wrong kind */
+    ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[}}").code, API_OK);
+    ck_assert_int_eq(prescan("invariant-boards", "{\"n\":4,\"x\":[1,2}\n}").code, API_OK);
+    ck_assert_int_eq(prescan("nine", "{\"a\":[[\"1\"}],\"b\":[\"1\"]}").code, API_OK);
+    ck_assert_int_eq(prescan("nine", "{\"a\":[[\"1\"]],\"b\":[\"1\"]}").code, API_INVALID_REQUEST);
     ck_assert_int_eq(prescan("invariant-boards", "{\"n\":[4]}").code, API_INVALID_REQUEST);
     /* The limit of one level is said in the singular. */
     err = prescan("invariant-boards", "{\"n\":[4]}");

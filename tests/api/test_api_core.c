@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "answer.h"
 #include "error.h"
 #include "json_fields.h"
@@ -314,9 +315,5 @@ int main(void)
     tcase_add_test(tc, examples_solve_in_both_formats);
     tcase_add_test(tc, bodies_that_are_not_objects_are_refused);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "check_run.h"
 #include "answer.h"
 #include "api/read_answer.h"
 
@@ -328,9 +329,5 @@ int main(void)
     tcase_add_test(tc, json_and_text_agree);
     tcase_add_test(tc, time_limit);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

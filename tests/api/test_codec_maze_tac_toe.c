@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "answer.h"
 #include "puzzle.h"
 #include "api/read_answer.h"
@@ -451,9 +452,5 @@ int main(void)
     tcase_add_test(tc, time_limit);
     tcase_add_test(tc, registry_row_is_consistent);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "answer.h"
 #include "puzzle.h"
 #include "api/read_answer.h"
@@ -411,9 +412,5 @@ int main(void)
     tcase_add_test(tc, size_limits);
     tcase_add_test(tc, random_texts_never_break_the_codec);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

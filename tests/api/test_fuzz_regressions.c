@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "../../fuzz/contract_check.h"
 #include "answer.h"
 #include "error.h"
@@ -162,9 +163,5 @@ int main(void)
     tcase_add_test(tc, valid_utf8_is_kept_as_it_is);
     tcase_add_test(tc, invalid_utf8_in_a_json_key_keeps_the_path);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "answer.h"
 #include "error.h"
 #include "json_fields.h"
@@ -290,9 +291,5 @@ Suite *hostile_input_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(hostile_input_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(hostile_input_suite());
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "accesslog.h"
 #include "e2e/harness.h"
 
@@ -397,9 +398,5 @@ int main(void)
     tcase_add_test(tc, batch_goes_out_by_itself);
     tcase_add_test(tc, lines_before_sigterm_are_in_the_log);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

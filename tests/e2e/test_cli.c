@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 #define DATA PUZZLED_TEST_DATA "/"
@@ -437,9 +438,5 @@ int main(void)
     tcase_add_test(tc, time_budget_applies);
     tcase_add_test(tc, usage_errors_exit_2);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

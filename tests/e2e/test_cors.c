@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 #define START(s, ...) ck_assert_msg(harness_start(&(s), (const char *[]){__VA_ARGS__}), "start")
@@ -255,9 +256,5 @@ static Suite *cors_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(cors_suite());
 }

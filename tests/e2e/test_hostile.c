@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 #define START(s, ...) ck_assert_msg(harness_start(&(s), (const char *[]){__VA_ARGS__}), "start")
@@ -796,9 +797,5 @@ Suite *hostile_suite(void)
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    SRunner *sr = srunner_create(hostile_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(hostile_suite());
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 enum { N = 9, THREADS = 6, ROUNDS = 2 };
@@ -101,9 +102,5 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, parallel_requests_get_the_same_moves);
     suite_add_tcase(suite, tc);
-    SRunner *sr = srunner_create(suite);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(suite);
 }

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 #define NGINX "/usr/sbin/nginx"
@@ -546,9 +547,5 @@ int main(void)
     tcase_add_test(tc, replica_killed_mid_run);
     tcase_add_test(tc, proxy_errors_are_the_contracts);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

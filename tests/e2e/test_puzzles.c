@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 #define DATA PUZZLED_TEST_DATA "/"
@@ -367,9 +368,5 @@ int main(void)
     tcase_add_test(tc, maze_tac_toe_every_case_as_text);
     tcase_add_test(tc, maze_tac_toe_sample_boards_as_json);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "e2e/harness.h"
 
 #define START(s, ...) ck_assert_msg(harness_start(&(s), (const char *[]){__VA_ARGS__}), "start")
@@ -982,9 +983,5 @@ Suite *server_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(server_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(server_suite());
 }

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_run.h"
 #include "budget.h"
 
 START_TEST(unlimited_never_expires)
@@ -86,9 +87,5 @@ int main(void)
     tcase_add_test(tc, a_second_thread_needs_two_threads_and_an_idle_core);
     tcase_add_test(tc, a_helper_gives_way_within_a_stride);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

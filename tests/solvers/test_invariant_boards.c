@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check_quiet.h"
+#include "check_run.h"
 #include "invariant_boards.h"
 
 /* ---- the 8 symmetries by index arithmetic: image[i][j] = board[src_i][src_j] ---- */
@@ -577,9 +578,5 @@ int main(void)
     tcase_add_test(tc, too_many_boards_keeps_the_counts);
     tcase_add_test(tc, bad_size_and_time_limit);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

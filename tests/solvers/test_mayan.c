@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check_quiet.h"
+#include "check_run.h"
 #include "mayan.h"
 #include "mayan_bound.h"
 #include "mayan_columns.h"
@@ -1662,9 +1663,5 @@ int main(void)
     tcase_add_test(random, random_balanced_boards);
     tcase_add_test(random, random_contest_boards);
     suite_add_tcase(s, random);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

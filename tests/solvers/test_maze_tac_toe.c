@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check_quiet.h"
+#include "check_run.h"
 #include "maze_tac_toe.h"
 
 #define REF_BOARDS 19683
@@ -534,10 +535,7 @@ int main(void)
     tcase_add_test(tc, unusable_input_is_refused);
     tcase_add_test(tc, testdata_answers);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int status = check_run(s);
     free(ref_seen);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return status;
 }

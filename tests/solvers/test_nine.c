@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_quiet.h"
+#include "check_run.h"
 #include "nine.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
@@ -891,9 +892,5 @@ int main(void)
     tcase_add_test(tc, the_shortlist_is_the_best_by_brute_force);
     tcase_add_test(tc, the_library_holds_every_short_sequence);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

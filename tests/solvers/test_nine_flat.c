@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check_quiet.h"
+#include "check_run.h"
 #include "nine_flat.h"
 #include "nine_macro.h"
 
@@ -128,9 +129,5 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, the_pass_prices_every_macro_as_read_plainly);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_quiet.h"
+#include "check_run.h"
 #include "rubiks_rectangle.h"
 #include "rubiks_rectangle_group.h"
 
@@ -832,9 +833,5 @@ int main(void)
     tcase_add_test(tc, bad_boards_are_refused);
     tcase_add_test(tc, expired_budget_stops);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -1,0 +1,17 @@
+/* Runs a libcheck suite and gives main's exit status: every test executable ends with it. */
+#ifndef PUZZLED_CHECK_RUN_H
+#define PUZZLED_CHECK_RUN_H
+
+#include <check.h>
+#include <stdlib.h>
+
+static inline int check_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#endif

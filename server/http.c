@@ -39,7 +39,6 @@
 #define STREAM_BLOCK 16384u /* bytes asked of the content reader at a time */
 #define PATH_LOG_MAX 256
 #define BODY_FIRST_CAP 4096u
-#define BODY_PREALLOC_MAX (1u << 20)
 #define DISCARD_MAX ((size_t)64 << 20) /* read past the cap, to answer 413 */
 /* An answer up to this size is encoded by the worker into the request itself and sent from
  * there with a Content-Length: one send() for headers and body, nothing more to allocate. A
@@ -113,6 +112,7 @@ typedef struct request {
     api_format fmt;
     char *body; /* NUL-terminated; len bytes */
     size_t len, cap;
+    size_t announced; /* its Content-Length (0: none, or chunked) */
     bool oversize;
     size_t discarded;          /* bytes dropped once oversize */
     api_answer *answer;        /* the worker's result (NULL once wholly in head) ... */
@@ -317,7 +317,10 @@ static enum MHD_Result send_get_route(request *r, route rt)
         if (atomic_load(&s->draining))
             return send_static(r, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", draining,
                                sizeof draining - 1);
-        if (pool_full(s->pool))
+        /* Not ready either when bodies held leave no room for a new one's first buffer in
+         * --body-memory: every solve would be refused. */
+        size_t held = atomic_load(&s->body_held);
+        if (pool_full(s->pool) || (held > 0 && held + BODY_FIRST_CAP > s->body_memory))
             return send_static(r, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", overloaded,
                                sizeof overloaded - 1);
         return send_static(r, MHD_HTTP_OK, "application/json", ready, sizeof ready - 1);
@@ -508,13 +511,13 @@ static enum MHD_Result begin_request(request *r, const char *url, const char *me
         if (n > max)
             return send_error(r, API_BODY_TOO_LARGE, NULL,
                               "The body has %llu bytes; this server accepts at most %zu.", n, max);
-        /* The announced size, so the usual body needs no regrowth; but not more than
-         * BODY_PREALLOC_MAX before the bytes arrive, so idle promises cost little memory. */
+        /* Only a first buffer before the bytes arrive; the body grows as they come
+         * (take_body) and ends at the announced size exactly. What is allocated counts against
+         * --body-memory: a full server refuses the upload before reading it, and a client that
+         * announces 16 MiB and sends nothing holds 4 KiB, so promises alone cannot fill it. */
         if (n > 0) {
-            size_t cap = n < BODY_PREALLOC_MAX ? (size_t)n + 1 : BODY_PREALLOC_MAX;
-            /* What is allocated counts against --body-memory (as the body grows, too): a full
-             * server refuses the upload before reading it, and a client that announces much
-             * and sends little holds no more than its first buffer. */
+            size_t cap = n < BODY_FIRST_CAP ? (size_t)n + 1 : BODY_FIRST_CAP;
+            r->announced = (size_t)n;
             if (!hold_body(r, cap)) return send_bodies_full(r);
             r->body = malloc(cap);
             if (!r->body)
@@ -550,9 +553,12 @@ static bool take_body(request *r, const char *data, size_t size)
         drop_body(r, size);
         return true;
     }
-    if (r->len + size + 1 > r->cap) {
+    size_t need = r->len + size + 1;
+    if (need > r->cap) {
         size_t cap = r->cap ? r->cap : BODY_FIRST_CAP;
-        while (cap < r->len + size + 1) cap *= 2;
+        while (cap < need) cap *= 2;
+        if (r->announced && need <= r->announced + 1 && cap > r->announced + 1)
+            cap = r->announced + 1; /* the last growth: no slack past what is coming */
         if (cap > max + 1) cap = max + 1;
         if (!hold_body(r, cap)) { /* a chunked body past the total: 503 once it has ended */
             drop_body(r, size);

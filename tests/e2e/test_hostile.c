@@ -592,17 +592,36 @@ START_TEST(memory_bounded_per_request)
 }
 END_TEST
 
-/* Past the total of bodies held, new uploads get 503 + Retry-After before their body is read;
- * once the held body goes, uploads are taken again. */
+static long readyz_status(const harness_server *s)
+{
+    harness_response h;
+    ck_assert(harness_request(s, "GET", "/readyz", NULL, NULL, 0, NULL, &h));
+    long status = h.status;
+    harness_response_free(&h);
+    return status;
+}
+
+/* Past the total of bodies held, new uploads get 503 + Retry-After before their body is read,
+ * and /readyz says overloaded; once the held body goes, uploads are taken again. A body holds
+ * what has arrived of it (here 90 000 of 100 000 bytes: its buffer is the whole 100 001). */
 START_TEST(bodies_in_flight_capped)
 {
     harness_server s;
-    START(s, "--max-body", "100000", "--body-memory", "150000", NULL);
+    START(s, "--max-body", "100000", "--body-memory", "102000", NULL);
     int held = raw_connect(&s);
     const char *head = "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                       "Content-Length: 100000\r\n\r\n{\"a\":";
+                       "Content-Length: 100000\r\n\r\n";
     send_all(held, head, strlen(head));
-    sleep_ms(200); /* its headers are in: the server holds its 100 000 bytes */
+    char *part = malloc(90000);
+    memset(part, ' ', 90000);
+    send_all(held, part, 90000);
+    free(part);
+    long ready = 200;
+    for (int i = 0; i < 100 && ready == 200; i++) { /* until the server has read the 90 000 */
+        ready = readyz_status(&s);
+        if (ready == 200) sleep_ms(20);
+    }
+    ck_assert_int_eq(ready, 503);
     const char *second =
         "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         "Content-Length: 100000\r\n\r\n";
@@ -621,7 +640,39 @@ START_TEST(bodies_in_flight_capped)
         if (status != 200) sleep_ms(50);
     }
     ck_assert_int_eq(status, 200);
+    ck_assert_int_eq(readyz_status(&s), 200);
     ck_assert_int_eq(harness_stop(&s), 0);
+}
+END_TEST
+
+/* Announcing a body holds only its first buffer until bytes arrive: 30 connections that each
+ * promise the largest body and send nothing (30 x 100 000 bytes, twenty times --body-memory)
+ * are all kept waiting for their bodies, leave room for everyone else, and the server stays
+ * ready. */
+START_TEST(promised_bodies_do_not_fill_body_memory)
+{
+    harness_server s;
+    START(s, "--max-body", "100000", "--body-memory", "150000", NULL);
+    enum { IDLE = 30 };
+    int fds[IDLE];
+    const char *head = "POST /solve/nine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                       "Content-Length: 100000\r\n\r\n";
+    for (int i = 0; i < IDLE; i++) {
+        fds[i] = raw_connect(&s);
+        send_all(fds[i], head, strlen(head));
+    }
+    sleep_ms(300);                   /* every header is in */
+    for (int i = 0; i < IDLE; i++) { /* none refused: each still waits for its body */
+        char byte;
+        ck_assert_msg(recv(fds[i], &byte, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN,
+                      "connection %d got an answer", i);
+    }
+    harness_response h = post(&s, "/solve/invariant-boards", "text/plain", "4\n", 2);
+    ck_assert_msg(h.status == 200, "%ld %s", h.status, h.body);
+    harness_response_free(&h);
+    ck_assert_int_eq(readyz_status(&s), 200);
+    for (int i = 0; i < IDLE; i++) close(fds[i]);
+    healthy_then_stop(&s);
 }
 END_TEST
 
@@ -783,6 +834,7 @@ Suite *hostile_suite(void)
     tcase_set_timeout(memory, 600);
     tcase_add_test(memory, memory_bounded_per_request);
     tcase_add_test(memory, bodies_in_flight_capped);
+    tcase_add_test(memory, promised_bodies_do_not_fill_body_memory);
     suite_add_tcase(s, memory);
     TCase *clients = tcase_create("clients");
     tcase_set_timeout(clients, 600);

@@ -560,7 +560,7 @@ static bool take_body(request *r, const char *data, size_t size)
         if (r->announced && need <= r->announced + 1 && cap > r->announced + 1)
             cap = r->announced + 1; /* the last growth: no slack past what is coming */
         if (cap > max + 1) cap = max + 1;
-        if (!hold_body(r, cap)) { /* a chunked body past the total: 503 once it has ended */
+        if (!hold_body(r, cap)) { /* past the total: 503 once the body has ended */
             drop_body(r, size);
             r->bodies_full = true;
             return true;

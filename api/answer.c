@@ -32,11 +32,30 @@ bool api_format_from_content_type(const char *content_type, api_format *fmt)
     return false;
 }
 
+/* A raw NUL byte is never JSON (in a string it must be written \u0000), but jansson's reader
+ * skips one in some places ({"n":4<NUL>} read as {"n":4}): refused here, with where it is. */
+static bool has_no_nul(const char *body, size_t len, api_error *err)
+{
+    const char *nul = memchr(body, '\0', len);
+    if (!nul) return true;
+    int line = 1;
+    const char *line_start = body;
+    for (const char *p = body; p < nul; p++)
+        if (*p == '\n') line++, line_start = p + 1;
+    return api_fail(err, API_MALFORMED_JSON, NULL,
+                    "The body is not valid JSON: it holds a NUL byte (0x00) at line %d, column "
+                    "%d; a string writes that character as \\u0000.",
+                    line, (int)(nul - line_start) + 1);
+}
+
 static void *job_from_json(const api_puzzle *puzzle, const char *body, size_t len, api_error *err)
 {
-    if (!json_prescan(body, len, &puzzle->json_limits, err)) return NULL;
+    if (!has_no_nul(body, len, err) || !json_prescan(body, len, &puzzle->json_limits, err))
+        return NULL;
     json_error_t jerr;
-    size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
+    /* \u0000 in a string is valid JSON: it reaches the puzzle, which reads strings by their
+     * length and refuses the character like any other wrong one (422, with its path). */
+    size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL;
     json_t *root = json_loadb(body, len, flags, &jerr);
     /* An integer past 64 bits is valid JSON: read every number as a double then, so that it
      * meets its field's range check (and path) as 1e19 does. Integers up to 2^53, all that any
@@ -50,12 +69,16 @@ static void *job_from_json(const api_puzzle *puzzle, const char *body, size_t le
                  jerr.line, jerr.column);
         return NULL;
     }
+    if (!root && strstr(jerr.text, "NUL byte in object key")) {
+        /* Valid JSON that jansson cannot hold; no field of any puzzle has such a name. */
+        api_fail(err, API_INVALID_REQUEST, NULL,
+                 "An object key holds \\u0000 (line %d, column %d); no field has such a name.",
+                 jerr.line, jerr.column);
+        return NULL;
+    }
     if (!root) {
-        /* jansson names its own flag here; say what is wrong in the request's terms instead. */
-        const char *why =
-            strstr(jerr.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : jerr.text;
         api_fail(err, API_MALFORMED_JSON, NULL,
-                 "The body is not valid JSON: %s (line %d, column %d).", why, jerr.line,
+                 "The body is not valid JSON: %s (line %d, column %d).", jerr.text, jerr.line,
                  jerr.column);
         return NULL;
     }

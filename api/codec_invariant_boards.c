@@ -81,8 +81,9 @@ static void *ib_from_text(const char *text, size_t len, api_error *err)
     bool digits = i < wlen;
     for (size_t k = i; k < wlen; k++) digits &= word[k] >= '0' && word[k] <= '9';
     if (!digits) {
-        scan_fail(&s, err, "n (the board size) must be an integer, not \"%.*s\".",
-                  (int)(wlen > 40 ? 40 : wlen), word);
+        char shown[SCAN_SHOWN_MAX];
+        scan_fail(&s, err, "n (the board size) must be an integer, not \"%s\".",
+                  scan_shown(word, wlen, shown));
         return NULL;
     }
     /* An integer, but possibly far too long for any integer type: range-check the digits. */

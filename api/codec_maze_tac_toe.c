@@ -202,9 +202,11 @@ static bool scan_size(text_scan *s, int *n, api_error *err)
     size_t i = (w[0] == '+' || w[0] == '-') && len > 1 ? 1 : 0;
     long long v = 0;
     for (size_t k = i; k < len; k++) {
-        if (w[k] < '0' || w[k] > '9')
-            return scan_fail(s, err, "N (the maze size) must be an integer, not \"%.*s\".",
-                             (int)(len > 40 ? 40 : len), w);
+        if (w[k] < '0' || w[k] > '9') {
+            char shown[SCAN_SHOWN_MAX];
+            return scan_fail(s, err, "N (the maze size) must be an integer, not \"%s\".",
+                             scan_shown(w, len, shown));
+        }
         if (v < 1000) v = v * 10 + (w[k] - '0'); /* saturates: only the range matters */
     }
     if (w[0] == '-') v = -v;

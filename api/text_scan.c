@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "utf8.h"
 
@@ -47,6 +48,14 @@ bool scan_word(text_scan *s, const char *what, const char **word, size_t *len, a
     return true;
 }
 
+const char *scan_shown(const char *word, size_t len, char out[SCAN_SHOWN_MAX])
+{
+    size_t prefix = utf8_prefix_len(word, len, 40);
+    size_t n = utf8_sanitize(out, SCAN_SHOWN_MAX - 3, word, prefix);
+    if (prefix < len) memcpy(out + n, "...", 4);
+    return out;
+}
+
 bool scan_int(text_scan *s, long long min, long long max, const char *what, long long *out,
               api_error *err)
 {
@@ -62,9 +71,11 @@ bool scan_int(text_scan *s, long long min, long long max, const char *what, long
     long long v = 0;
     bool overflow = false;
     for (; i < n; i++) {
-        if (w[i] < '0' || w[i] > '9')
-            return scan_fail(s, err, "%s must be an integer, not \"%.*s\".", what,
-                             (int)utf8_prefix_len(w, n, 40), w);
+        if (w[i] < '0' || w[i] > '9') {
+            char shown[SCAN_SHOWN_MAX];
+            return scan_fail(s, err, "%s must be an integer, not \"%s\".", what,
+                             scan_shown(w, n, shown));
+        }
         if (v > 99999999999999999LL)
             overflow = true; /* keeps v * 10 in range */
         else

@@ -29,6 +29,11 @@ bool scan_int(text_scan *s, long long min, long long max, const char *what, long
 /* The next token (a run of non-white-space bytes); false + err when the input has ended. */
 bool scan_word(text_scan *s, const char *what, const char **word, size_t *len, api_error *err);
 
+/* A token for a message: at most its first 40 bytes (never cutting a character), every byte
+ * that is not UTF-8 (and NUL) as "\xHH", and "..." when it was cut. Returns out. */
+#define SCAN_SHOWN_MAX (4 * 40 + 4)
+const char *scan_shown(const char *word, size_t len, char out[SCAN_SHOWN_MAX]);
+
 /* Only white space is left; else malformed_text naming the line. */
 bool scan_end(text_scan *s, api_error *err);
 

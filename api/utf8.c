@@ -59,7 +59,7 @@ size_t utf8_sanitize(char *dst, size_t cap, const char *src, size_t len)
     const unsigned char *s = (const unsigned char *)src;
     size_t out = 0;
     for (size_t i = 0; i < len;) {
-        size_t seq = utf8_sequence_len(s + i, len - i);
+        size_t seq = s[i] ? utf8_sequence_len(s + i, len - i) : 0;
         if (seq > 0) {
             if (out + seq >= cap) break;
             for (size_t k = 0; k < seq; k++) dst[out++] = (char)s[i + k];

@@ -34,23 +34,28 @@ static bool is_tchar(unsigned char c)
            (c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-/* The header names of Access-Control-Request-Headers, whole and in order, joined by ", ": a name
- * is a token (RFC 9110, section 5.6.2), and one that is not is left out, so that echoing the
- * list cannot inject anything into our own headers. out has room for strlen(in) + 1 bytes. */
+/* The header names of Access-Control-Request-Headers, whole and in order, joined by ", ": the
+ * list's elements are separated by commas with optional white space around them (RFC 9110,
+ * section 5.6.1), and an element that is not a token once trimmed ("bad header") is left out
+ * whole, so that echoing the list cannot inject anything into our own headers. out has room for
+ * 2 * strlen(in) + 1 bytes. */
 static void requested_header_names(const char *in, char *out)
 {
     size_t n = 0;
     while (*in) {
-        size_t len = strcspn(in, ", \t");
-        bool token = len > 0;
-        for (size_t i = 0; i < len && token; i++) token = is_tchar((unsigned char)in[i]);
+        size_t len = strcspn(in, ",");
+        size_t lead = strspn(in, " \t"), end = len;
+        if (lead > end) lead = end;
+        while (end > lead && (in[end - 1] == ' ' || in[end - 1] == '\t')) end--;
+        bool token = end > lead;
+        for (size_t i = lead; i < end && token; i++) token = is_tchar((unsigned char)in[i]);
         if (token) {
             if (n) out[n++] = ',', out[n++] = ' ';
-            memcpy(out + n, in, len);
-            n += len;
+            memcpy(out + n, in + lead, end - lead);
+            n += end - lead;
         }
         in += len;
-        in += strspn(in, ", \t");
+        if (*in == ',') in++;
     }
     out[n] = '\0';
 }

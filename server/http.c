@@ -317,8 +317,8 @@ static enum MHD_Result send_get_route(request *r, route rt)
         if (atomic_load(&s->draining))
             return send_static(r, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", draining,
                                sizeof draining - 1);
-        /* Not ready either when bodies held leave no room for a new one's first buffer in
-         * --body-memory: every solve would be refused. */
+        /* Not ready either when bodies held leave no room in --body-memory for a new one's
+         * first buffer (4 KiB): a solve whose body needs more is refused. */
         size_t held = atomic_load(&s->body_held);
         if (pool_full(s->pool) || (held > 0 && held + BODY_FIRST_CAP > s->body_memory))
             return send_static(r, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", overloaded,

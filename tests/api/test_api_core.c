@@ -290,11 +290,51 @@ START_TEST(bodies_that_are_not_objects_are_refused)
     api_answer_solve(p, API_FORMAT_JSON, "{\"a\":1,", 7, &b, &err);
     ck_assert_ptr_nonnull(strstr(err.message, "line 1"));
     ck_assert_ptr_nonnull(strstr(err.message, "column"));
+}
+END_TEST
 
-    const char *nul = "{\"a\":[\"\\u0000\"]}"; /* a NUL inside a string */
-    ck_assert_ptr_null(api_answer_solve(p, API_FORMAT_JSON, nul, strlen(nul), &b, &err));
-    ck_assert_int_eq(err.code, API_MALFORMED_JSON);
+/* Solves body (len bytes) as JSON for `slug`: it must fail with `want`. */
+static api_error refused_json(const char *slug, const char *body, size_t len, api_error_code want)
+{
+    budget b;
+    budget_init_unlimited(&b);
+    api_error err;
+    ck_assert_ptr_null(api_answer_solve(registry_find(slug), API_FORMAT_JSON, body, len, &b, &err));
+    ck_assert_msg(err.code == want, "%s: %s (%s)", slug, api_error_name(err.code), err.message);
     ck_assert_ptr_null(strstr(err.message, "JSON_")); /* no library internals in the message */
+    return err;
+}
+
+/* A raw NUL byte is never JSON, wherever it stands (jansson alone would read {"n":4<NUL>} as
+ * {"n":4}); \u0000 in a string is JSON, and a wrong character of the puzzle's. */
+START_TEST(nul_bytes_and_escaped_nul_characters)
+{
+    static const char after_number[] = "{\"n\":4\0}", on_line_two[] = "{\"n\":4,\n  \0}";
+    api_error err =
+        refused_json("invariant-boards", after_number, sizeof after_number - 1, API_MALFORMED_JSON);
+    ck_assert_ptr_nonnull(strstr(err.message, "line 1, column 7"));
+    err = refused_json("invariant-boards", on_line_two, sizeof on_line_two - 1, API_MALFORMED_JSON);
+    ck_assert_ptr_nonnull(strstr(err.message, "line 2, column 3"));
+
+    const char *row = "{\"a\":[\"100\",\"000\",\"0\\u00000\"],\"b\":[\"111\",\"111\",\"011\"]}";
+    err = refused_json("nine", row, strlen(row), API_INVALID_BOARD);
+    ck_assert_str_eq(err.path, "/a/2");
+    ck_assert_ptr_nonnull(strstr(err.message, "'\\x00' at position 2"));
+    const char *cell = "{\"maze\":[\"#########\",\"#BB\\u0000###\",\"#########\"]}";
+    err = refused_json("maze-tac-toe", cell, strlen(cell), API_INVALID_BOARD);
+    ck_assert_str_eq(err.path, "/maze/1");
+    const char *key = "{\"n\\u0000\":4}";
+    err = refused_json("invariant-boards", key, strlen(key), API_INVALID_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.message, "\\u0000"));
+
+    /* In the text format, a token with a NUL is shown whole in the message. */
+    budget b;
+    budget_init_unlimited(&b);
+    static const char text[] = "4\0";
+    ck_assert_ptr_null(api_answer_solve(registry_find("invariant-boards"), API_FORMAT_TEXT, text,
+                                        sizeof text - 1, &b, &err));
+    ck_assert_int_eq(err.code, API_MALFORMED_TEXT);
+    ck_assert_ptr_nonnull(strstr(err.message, "not \"4\\x00\""));
 }
 END_TEST
 
@@ -314,6 +354,7 @@ int main(void)
     tcase_add_test(tc, registry_lists_the_five_puzzles);
     tcase_add_test(tc, examples_solve_in_both_formats);
     tcase_add_test(tc, bodies_that_are_not_objects_are_refused);
+    tcase_add_test(tc, nul_bytes_and_escaped_nul_characters);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

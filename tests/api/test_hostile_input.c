@@ -33,6 +33,9 @@ START_TEST(sanitize_escapes_invalid_bytes)
                   "b",
                   3);
     ck_assert_str_eq(out, "a\\xffb");
+    /* NUL is one byte of UTF-8, but kept it would end the copy: it is shown, and what follows. */
+    utf8_sanitize(out, sizeof out, "4\0x", 3);
+    ck_assert_str_eq(out, "4\\x00x");
     /* A valid character is kept whole; a lone lead byte, an overlong form and a surrogate are
      * escaped. */
     static const char mixed[] = "\xc3\xa9|\xc3|\xc0\xaf|\xed\xa0\x80";

@@ -12,8 +12,8 @@ size_t utf8_sequence_len(const unsigned char *s, size_t avail);
 /* The longest prefix of s[0..len) of at most max bytes that does not end inside a character. */
 size_t utf8_prefix_len(const char *s, size_t len, size_t max);
 
-/* Copies src into dst (cap bytes, NUL-terminated): valid UTF-8 is kept but for the NUL byte,
- * every other byte (and NUL, which would end dst) becomes the four characters "\xHH", and a
+/* Copies src into dst (cap bytes, NUL-terminated): valid UTF-8 is kept, but for NUL (which
+ * would end dst); NUL and every byte that is not UTF-8 become the four characters "\xHH", and a
  * character that does not fit whole is left out rather than cut. Returns the length written. */
 size_t utf8_sanitize(char *dst, size_t cap, const char *src, size_t len);
 

@@ -13,6 +13,7 @@
   const states = {}; /* per puzzle: what was typed, kept while another puzzle is shown */
   let replay = null; /* the replay in progress */
   let boardsView = null; /* the listed boards being paged */
+  let warnings = 0; /* warnings said so far: Ctrl+Enter does not send past a value just refused */
 
   const info = () => puzzles.find((p) => p.slug === $("puzzle").value);
   const adapter = () => P[$("puzzle").value];
@@ -25,6 +26,7 @@
    * offered for, and goes with the message. */
   let statusAboutBody = false;
   function setStatus(text, kind, undo, aboutBody = false) {
+    if (kind === "warn") warnings++;
     const s = $("status");
     s.className = "status " + (kind || "");
     s.replaceChildren(text);
@@ -444,7 +446,7 @@
     solving = null;
     $("solve").removeAttribute("aria-busy");
     const ms = performance.now() - started;
-    $("raw").textContent = text.length > BIG_BODY ? text.slice(0, BIG_BODY) + `\n… (${fmt(text.length)} characters in all)` : text;
+    $("raw").textContent = text.length > BIG_BODY ? text.slice(0, BIG_BODY) + `\n… (${fmt(text.length)} characters in all)` : text || "(no body)";
     const type = res.headers.get("Content-Type") || "";
     const json = type.startsWith("application/json");
     if (!res.ok) {
@@ -463,6 +465,7 @@
       } else {
         setStatus(`${res.status} ${res.statusText || "error"}, and not from puzzled: its errors are JSON.`, "err");
         $("explain").textContent = (explainStatus(res, null) + " Something between the page and the service (a proxy or a gateway) answered instead: the service may be down, restarting or too slow for it. The raw answer is below.").trim();
+        showRawOnly(`Not an answer from puzzled: ${res.status} ${res.statusText || ""}`.trim() + ".");
       }
       return;
     }
@@ -473,6 +476,7 @@
       clearAnswer();
       setStatus(`${res.status}, but ${why}; the raw answer is below.`, "err");
       $("explain").textContent = "Something between the page and the service may have changed or cut the answer. Try again.";
+      showRawOnly(`Not an answer from puzzled: ${why}.`);
     };
     if (!type.startsWith(req.ctype)) return notAnswer(`the answer is ${type || "of no type"}, not ${req.ctype}`);
     if (json) {
@@ -508,6 +512,13 @@
     $("instance-box").hidden = true;
     $("answer-stale").hidden = true;
     $("answer").removeAttribute("data-ready");
+  }
+
+  /* What arrived was not puzzled's answer: only the raw answer is shown, opened. */
+  function showRawOnly(summary) {
+    $("answer").hidden = false;
+    $("answer-summary").textContent = summary;
+    $("raw").closest("details").open = true;
   }
 
   /* An answer on screen belongs to the instance as it was sent: say so once that is edited. */
@@ -610,19 +621,31 @@
     R.target = Math.max(0, Math.min(R.rep.total, k));
     if (R.running) return;
     R.running = true;
-    while (R.pos !== R.target) {
-      const t0 = performance.now();
-      let n = 0;
+    try {
       while (R.pos !== R.target) {
-        if (R.pos < R.target) R.rep.apply(R.pos++, false);
-        else R.rep.apply(--R.pos, true);
-        if (++n % 32 === 0 && performance.now() - t0 > 12) break;
+        const t0 = performance.now();
+        let n = 0;
+        while (R.pos !== R.target) {
+          /* pos moves only once the step is applied: a step that throws leaves it where the
+           * board is. */
+          if (R.pos < R.target) R.rep.apply(R.pos, false), R.pos++;
+          else R.rep.apply(R.pos - 1, true), R.pos--;
+          if (++n % 32 === 0 && performance.now() - t0 > 12) break;
+        }
+        if (R.pos !== R.target) {
+          $("step-label").textContent = `Replaying… step ${fmt(R.pos)} of ${fmt(R.rep.total)}`;
+          await new Promise((r) => setTimeout(r, 0));
+          if (replay !== R) return;
+        }
       }
-      if (R.pos !== R.target) {
-        $("step-label").textContent = `Replaying… step ${fmt(R.pos)} of ${fmt(R.rep.total)}`;
-        await new Promise((r) => setTimeout(r, 0));
-        if (replay !== R) return;
-      }
+    } catch (e) {
+      /* A move this page cannot play (not one puzzled sends): said where the replay stops. */
+      R.running = false;
+      R.target = R.pos;
+      stopPlay();
+      render();
+      $("step-label").textContent = `The replay failed at step ${fmt(R.pos + 1)}: ${e.message}`;
+      return;
     }
     R.running = false;
     render();
@@ -802,8 +825,12 @@
      * apply it first, so that what is on screen is what is sent. */
     const f = document.activeElement;
     if (f && f.matches("input, select")) {
+      const before = warnings;
       f.blur();
       if (f.isConnected) f.focus();
+      /* A refused value (the field keeps its old one) is said, not sent: the board on screen
+       * is not the one that was typed. */
+      if (warnings !== before) return;
     }
     solve();
   });

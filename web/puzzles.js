@@ -90,8 +90,10 @@
     }
     return g;
   }
+  /* Each row group (nine's A and B) keeps its own tab stop: only the group's is moved. */
   function focusCell(g, cell) {
-    for (const c of g.querySelectorAll('[role="gridcell"][tabindex="0"]')) c.tabIndex = -1;
+    const group = cell.closest('[role="rowgroup"]') || g;
+    for (const c of group.querySelectorAll('[role="gridcell"][tabindex="0"]')) c.tabIndex = -1;
     cell.tabIndex = 0;
     cell.focus();
   }

@@ -366,6 +366,26 @@ async function pageTests(t, browser, report) {
       await phone.getByLabel(/Size n/).fill("9");
       await phone.getByLabel(/Size n/).press("Enter");
       await noOverflow(phone, "nine 9 x 9 editor");
+      /* Mayan 16 columns wide: each frame of a move as wide as its picture, none over another. */
+      await choose(phone, "mayan");
+      await button(phone, "Example").click();
+      await phone.getByLabel(/Width/).fill("16");
+      await phone.getByLabel(/Width/).press("Enter");
+      await solveAndWait(phone);
+      await stepTo(phone, "End");
+      await phone.waitForSelector(".frames li");
+      const frames = await phone.evaluate(() =>
+        [...document.querySelectorAll(".frames li")].map((li) => {
+          const a = li.getBoundingClientRect(), m = li.querySelector(".mini").getBoundingClientRect();
+          return { left: a.left, right: a.right, top: a.top, mLeft: m.left, mRight: m.right };
+        }),
+      );
+      for (const [i, f] of frames.entries()) {
+        assert(f.mLeft >= f.left - 0.5 && f.mRight <= f.right + 0.5, `frame ${i}: its picture inside it: ${JSON.stringify(f)}`);
+        const g = frames[i + 1];
+        if (g && Math.abs(g.top - f.top) < 1) assert(g.left >= f.right, `frames ${i} and ${i + 1} overlap`);
+      }
+      await noOverflow(phone, "mayan 16 wide answer");
       await phone.close();
     });
 
@@ -504,6 +524,44 @@ async function pageTests(t, browser, report) {
       await page.waitForFunction(() => /^(Solved|Not solvable)/.test(document.getElementById("status").textContent));
       assert(/"moves":2/.test(await requestText(page)), "moves 2 sent");
       assert(!/Solved: 3 moves/.test(await page.locator("#status").textContent()), "not the answer to 3 moves");
+    });
+
+    await t.test("a value refused while typing is said, and Ctrl+Enter does not send the old board", async () => {
+      await choose(page, "rubiks-rectangle");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      await solveAndWait(page);
+      const sent = [];
+      const listen = (r) => r.url().endsWith("/solve/rubiks-rectangle") && sent.push(r.postData());
+      page.on("request", listen);
+      await page.getByRole("textbox", { name: "Row 1 column 1" }).fill("0");
+      await page.keyboard.press("Control+Enter");
+      await page.waitForTimeout(300);
+      page.off("request", listen);
+      assertEq(sent.length, 0, "nothing sent");
+      const said = await page.locator("#status").textContent();
+      assert(/Row 1, column 1: "0" is not a whole number/.test(said), "the refusal stays: " + said);
+      /* The next Ctrl+Enter, with nothing refused, sends the board on screen. */
+      await page.keyboard.press("Control+Enter");
+      await page.waitForFunction(() => /^Solved/.test(document.getElementById("status").textContent));
+    });
+
+    await t.test("nine: each matrix keeps its tab stop after a keyboard move in the other", async () => {
+      await choose(page, "nine");
+      await page.getByLabel("Edit as").selectOption("board");
+      await button(page, "Example").click();
+      const b11 = page.getByRole("gridcell", { name: "B row 1 column 1" });
+      await b11.focus();
+      await b11.press("ArrowRight");
+      await page.keyboard.press("Space");
+      const stops = await page.evaluate(() =>
+        [...document.querySelectorAll('[role="grid"][aria-label="Board editor"] [role="rowgroup"]')].map((g) => g.querySelectorAll('[tabindex="0"]').length),
+      );
+      assertEq(JSON.stringify(stops), "[1,1]", "one tab stop in A and one in B");
+      await page.keyboard.press("Shift+Tab");
+      const at = await page.evaluate(() => document.activeElement.getAttribute("aria-label") || "");
+      assert(/^A row/.test(at), "Shift+Tab from B goes to A: " + at);
+      await button(page, "Example").click();
     });
 
     await t.test("size fields and replay buttons keep the keyboard focus", async () => {
@@ -737,9 +795,25 @@ async function limitTests(t, browser) {
         const said = await page.locator("#status").textContent();
         assert(c.says.test(said), `${c.name}: the status says: ${said}`);
         assert(!said.includes("<"), `${c.name}: no markup in the status`);
-        assert(await page.locator("#answer").isHidden(), `${c.name}: no answer shown`);
+        /* "The raw answer is below": it is, opened, and nothing else of an answer. */
+        assert(/^Not an answer from puzzled/.test(await page.locator("#answer-summary").textContent()), `${c.name}: the summary says so`);
+        assert(await page.locator("#raw").isVisible(), `${c.name}: the raw answer is shown`);
+        assertEq(await page.locator("#raw").textContent(), c.body || "(no body)", `${c.name}: the raw answer`);
+        assert(await page.locator("#replay").isHidden(), `${c.name}: no replay`);
         await page.unroute("**/solve/nine");
       }
+      /* A move the page cannot play (puzzled never sends one) stops the replay where it is and
+       * says why; no script error. */
+      await page.route("**/solve/nine", (route) =>
+        route.fulfill({ status: 200, contentType: "application/json", body: '{"n":3,"solvable":true,"move_count":2,"moves":["AL","X9"],"optimal":false}' }),
+      );
+      await button(page, "Solve").click();
+      await page.waitForSelector("#answer[data-ready]");
+      await stepTo(page, "End");
+      await page.waitForFunction(() => /^The replay failed at step 2: /.test(document.getElementById("step-label").textContent));
+      assertEq(await page.locator("#answer-board").getAttribute("data-step"), "1", "the replay stops after the move it could play");
+      await page.unroute("**/solve/nine");
+      await page.locator("#raw").evaluate((r) => (r.closest("details").open = false));
     });
 
     await t.test("rubiks-rectangle: a click into a cell replaces its number; out of range is refused", async () => {

@@ -33,14 +33,8 @@ drainer=puzzled-test-$$-drain
 oracle_pid=""
 
 # crun cannot set some limits on these machines: runc, cgroupfs, and explicit ulimits.
-cat >"$work/containers.conf" <<'CONF'
-[containers]
-default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
-[engine]
-runtime = "runc"
-cgroup_manager = "cgroupfs"
-CONF
-export CONTAINERS_CONF=$work/containers.conf
+CONTAINERS_CONF=$(pwd)/docker/podman-containers.conf
+export CONTAINERS_CONF
 
 cleanup() {
     local status=$?

@@ -60,6 +60,13 @@ async function choose(page, slug) {
   await page.getByRole("combobox", { name: "Puzzle" }).selectOption(slug);
 }
 
+/* The puzzle's example, edited as a board. */
+async function exampleBoard(page, slug) {
+  await choose(page, slug);
+  await page.getByLabel("Edit as").selectOption("board");
+  await button(page, "Example").click();
+}
+
 async function solveAndWait(page) {
   await button(page, "Solve").click();
   await page.waitForSelector("#answer[data-ready]", { timeout: 60000 });
@@ -451,9 +458,7 @@ async function pageTests(t, browser, report) {
     });
 
     await t.test("rubiks-rectangle: a cell that is no number is refused, a digit replaces the number", async () => {
-      await choose(page, "rubiks-rectangle");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "rubiks-rectangle");
       const first = page.getByRole("textbox", { name: "Row 1 column 1" });
       await first.fill("abc");
       await first.press("Enter");
@@ -488,9 +493,7 @@ async function pageTests(t, browser, report) {
     });
 
     await t.test("an edit after an answer marks the answer as for the instance sent", async () => {
-      await choose(page, "mayan");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "mayan");
       await solveAndWait(page);
       assert(await page.locator("#answer-stale").isHidden(), "a fresh answer is not marked");
       await page.getByRole("grid", { name: "Board editor" }).getByRole("gridcell", { name: "Column 0 row 3, empty" }).click();
@@ -500,9 +503,7 @@ async function pageTests(t, browser, report) {
     });
 
     await t.test("Ctrl+Enter sends the value still being typed in a field", async () => {
-      await choose(page, "rubiks-rectangle");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "rubiks-rectangle");
       const sent = [];
       const listen = (r) => r.url().endsWith("/solve/rubiks-rectangle") && sent.push(r.postData());
       page.on("request", listen);
@@ -527,9 +528,7 @@ async function pageTests(t, browser, report) {
     });
 
     await t.test("a value refused while typing is said, and Ctrl+Enter does not send the old board", async () => {
-      await choose(page, "rubiks-rectangle");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "rubiks-rectangle");
       await solveAndWait(page);
       const sent = [];
       const listen = (r) => r.url().endsWith("/solve/rubiks-rectangle") && sent.push(r.postData());
@@ -547,9 +546,7 @@ async function pageTests(t, browser, report) {
     });
 
     await t.test("nine: each matrix keeps its tab stop after a keyboard move in the other", async () => {
-      await choose(page, "nine");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "nine");
       const b11 = page.getByRole("gridcell", { name: "B row 1 column 1" });
       await b11.focus();
       await b11.press("ArrowRight");
@@ -565,9 +562,7 @@ async function pageTests(t, browser, report) {
     });
 
     await t.test("size fields and replay buttons keep the keyboard focus", async () => {
-      await choose(page, "nine");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "nine");
       const size = page.getByLabel(/Size n/);
       await size.focus();
       await size.press("ArrowUp");
@@ -771,9 +766,7 @@ async function limitTests(t, browser) {
     });
 
     await t.test("an answer that has arrived is not said to be dropped when the puzzle changes", async () => {
-      await choose(page, "nine");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "nine");
       await solveAndWait(page);
       await choose(page, "mayan");
       assertEq(await page.locator("#status").textContent(), "", "no message about an answer on its way");
@@ -817,9 +810,7 @@ async function limitTests(t, browser) {
     });
 
     await t.test("rubiks-rectangle: a click into a cell replaces its number; out of range is refused", async () => {
-      await choose(page, "rubiks-rectangle");
-      await page.getByLabel("Edit as").selectOption("board");
-      await button(page, "Example").click();
+      await exampleBoard(page, "rubiks-rectangle");
       const five = page.getByRole("textbox", { name: "Row 2 column 2" });
       await five.click();
       await page.keyboard.type("9");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "xorshift.h"
 #include "answer.h"
 #include "api/read_answer.h"
 
@@ -294,10 +295,7 @@ END_TEST
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64(&rng_state);
 }
 
 /* A big scrambled board read back in small odd-sized pieces, as JSON and as text. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "xorshift.h"
 #include "e2e/harness.h"
 
 enum { N = 9, THREADS = 6, ROUNDS = 2 };
@@ -24,10 +25,7 @@ static void make_body(void)
     char a[N][N + 1], b[N][N + 1];
     for (int i = 0; i < N; i++) {
         for (int j = 0; j < N; j++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            a[i][j] = (x >> 33) & 1 ? '1' : '0';
+            a[i][j] = (xorshift64(&x) >> 33) & 1 ? '1' : '0';
             b[i][j] = a[i][j] == '1' ? '0' : '1';
         }
         a[i][N] = b[i][N] = '\0';

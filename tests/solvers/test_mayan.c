@@ -15,6 +15,7 @@
 
 #include "check_quiet.h"
 #include "check_run.h"
+#include "xorshift.h"
 #include "mayan.h"
 #include "mayan_bound.h"
 #include "mayan_columns.h"
@@ -209,10 +210,7 @@ static int check_against_reference(const tboard *t, int n)
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 static int rnd(int n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (int)(rng % (uint64_t)n);
+    return (int)(xorshift64(&rng) % (uint64_t)n);
 }
 
 /* An empty w x h board. */

@@ -9,6 +9,7 @@
 
 #include "check_quiet.h"
 #include "check_run.h"
+#include "xorshift.h"
 #include "nine.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
@@ -209,10 +210,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return xorshift64(&rng);
 }
 
 /* A uniformly random solvable state: in each orbit, the orbit's size ones among its cells of A

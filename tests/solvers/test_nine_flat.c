@@ -8,6 +8,7 @@
 
 #include "check_quiet.h"
 #include "check_run.h"
+#include "xorshift.h"
 #include "nine_flat.h"
 #include "nine_macro.h"
 
@@ -15,10 +16,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return xorshift64(&rng);
 }
 
 /* Random bits on the first nn cells; a few boards nearly empty or nearly full. */

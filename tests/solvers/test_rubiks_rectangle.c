@@ -7,6 +7,7 @@
 
 #include "check_quiet.h"
 #include "check_run.h"
+#include "xorshift.h"
 #include "rubiks_rectangle.h"
 #include "rubiks_rectangle_group.h"
 
@@ -62,10 +63,7 @@ static bool replay_sorts(const int32_t *cells, int h, int w, const rubiks_rectan
 static uint64_t rng_state;
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64(&rng_state);
 }
 
 static int32_t *sorted_board(int h, int w)

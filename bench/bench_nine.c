@@ -1,9 +1,9 @@
 /* 9-Nine benchmark: random solvable states (every orbit's ones placed uniformly among its cells
  * of A and B), fixed seed. Reports move counts and solve times; checks every answer by replay.
  * Usage: bench_nine [count9 [seed [improve]]] (improve 0: the greedy construction alone);
- * NINE_BEAM="width,per_node,expansions", NINE_OPENING="width,percent" and
- * NINE_TAIL="ones,per_bucket,forward" (ones 0: no exact tail) override the defaults; NINE_SIZES=0
- * skips the other sizes. */
+ * NINE_BEAM="width,per_node,expansions", NINE_OPENING="width,percent",
+ * NINE_TAIL="ones,per_bucket,forward" (ones 0: no exact tail) and NINE_POLISH="forward,window"
+ * (window < 0: none) override the defaults; NINE_SIZES=0 skips the other sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

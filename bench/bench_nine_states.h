@@ -1,6 +1,6 @@
 /* 9-Nine benchmarks' instances: random solvable states, every orbit's ones placed uniformly
- * among its cells of A and B (the solvability criterion of API.md), from a fixed seed. Shared by
- * bench_nine and bench_nine_optimal4 so that both measure the same states. */
+ * among its cells of A and B (the solvability criterion of nine_solvable), from a fixed seed.
+ * Shared by bench_nine and bench_nine_optimal4 so that both measure the same states. */
 #ifndef PUZZLED_BENCH_NINE_STATES_H
 #define PUZZLED_BENCH_NINE_STATES_H
 

@@ -3,7 +3,7 @@
 #   fuzz/run.sh <build dir> [seconds per target, default 15]
 # Each target starts from its seeds (fuzz/seeds/<puzzle>-<format>/) and writes what it finds
 # to a scratch corpus in <build dir>/fuzz/corpus/ (not the repository). A crash fails the run
-# with the input saved as <build dir>/fuzz/crash-* (or timeout-*, oom-*) and the target's log
+# with the input saved as <build dir>/fuzz/<target>-crash-* (or -timeout-*, -oom-*) and the target's log
 # printed; replay it with `<target> <file>`, fix the code, and copy the file into
 # fuzz/regressions/<puzzle>-<format>-<what> so tests/api/test_fuzz_regressions.c keeps it fixed.
 set -euo pipefail

@@ -15,14 +15,17 @@
 #define DEFAULT_TIME_LIMIT_MS 10000L
 #define DEFAULT_MAX_BODY ((size_t)16 << 20)
 
-static const char usage[] =
+/* The help text, around the list of puzzles (from the registry: the server knows no puzzle). */
+static const char usage_head[] =
     "usage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] [--max-body BYTES]\n"
     "                     [--solve-threads N]\n"
     "\n"
     "Solves the instances in FILE (or standard input when FILE is absent or \"-\") and writes\n"
     "the answers to standard output, byte for byte what POST /solve/<puzzle> answers.\n"
     "\n"
-    "  <puzzle>            nine, rubiks-rectangle, invariant-boards, mayan or maze-tac-toe\n"
+    "  <puzzle>            ";
+static const char usage_tail[] =
+    "\n"
     "  --json              the input is JSON: one request object, or many (JSON Lines, or any\n"
     "                      white space between objects); the answers are joined by newlines\n"
     "                      (default: the contest text format; a multi-instance text such as\n"
@@ -71,13 +74,28 @@ static bool parse_number(const char *text, long long min, long long max, long lo
     return true;
 }
 
+/* "nine, rubiks-rectangle, ... or maze-tac-toe", from the registry. */
+static void print_puzzles(FILE *to)
+{
+    size_t count = registry_count();
+    for (size_t i = 0; i < count; i++)
+        fprintf(to, "%s%s", i == 0 ? "" : i + 1 < count ? ", " : " or ", registry_at(i)->slug);
+}
+
+/* The line that follows every usage error; returns the exit status of one. */
+static int usage_hint(void)
+{
+    fprintf(stderr, "usage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] "
+                    "[--max-body BYTES] [--solve-threads N]; see puzzled solve --help\n");
+    return 2;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "puzzled solve: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: puzzled solve <puzzle> [FILE] [--json] [--time-limit-ms MS] "
-                    "[--max-body BYTES] [--solve-threads N]; see puzzled solve --help\n");
-    return 2;
+    fputc('\n', stderr);
+    return usage_hint();
 }
 
 /* The flag's value: from argv or, when the flag is absent, the environment. */
@@ -99,7 +117,9 @@ int cli_solve_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
+            fputs(usage_head, stdout);
+            print_puzzles(stdout);
+            fputs(usage_tail, stdout);
             return 0;
         } else if (strcmp(arg, "--json") == 0) {
             fmt = API_FORMAT_JSON;
@@ -119,7 +139,12 @@ int cli_solve_main(int argc, char **argv)
     }
     if (!slug) return usage_error("name the puzzle%s.", "");
     const api_puzzle *puzzle = registry_find(slug);
-    if (!puzzle) return usage_error("there is no puzzle \"%s\".", slug);
+    if (!puzzle) {
+        fprintf(stderr, "puzzled solve: there is no puzzle \"%s\"; the puzzles are ", slug);
+        print_puzzles(stderr);
+        fputs(".\n", stderr);
+        return usage_hint();
+    }
     long long ms = DEFAULT_TIME_LIMIT_MS, bytes = (long long)DEFAULT_MAX_BODY;
     long long solve_threads = sysres_cores() >= 2 ? 2 : 1;
     if (!number_option("time-limit-ms", time_limit, "PUZZLED_TIME_LIMIT_MS", 1, 3600000, &ms) ||

@@ -283,8 +283,8 @@ static const char *route_methods(route rt)
 /* A preflight (or a plain OPTIONS) advertises exactly the methods of the route it names, so a
  * preflight for a method the route refuses fails in the browser, as the request itself would
  * (405). Every /solve/{x} is the solve route, so that the real POST can answer 404
- * unknown_puzzle readably. A path that is no route answers 204 as well (API.md: OPTIONS on any
- * path) with every method the server has: the browser then sends the request, and the page
+ * unknown_puzzle readably. A path that is no route answers 204 as well (openapi.yaml: OPTIONS on
+ * any path) with every method the server has: the browser then sends the request, and the page
  * can read its 404 not_found. */
 static enum MHD_Result send_preflight(request *r)
 {

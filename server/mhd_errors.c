@@ -16,7 +16,7 @@
  * The server itself never calls that function, so every call that arrives here is the
  * library's error path, and the HTML it passes tells which error it is: its messages are
  * constants of the library version (0.9.75). A message not recognised (another version) still
- * becomes JSON, with a generic text. tests/e2e/test_mhd_errors.c sends each of these requests,
+ * becomes JSON, with a generic text. tests/e2e/test_hostile.c sends each of these requests,
  * so a libmicrohttpd that stopped calling through here would fail there, not silently. */
 
 typedef struct {

@@ -2,7 +2,8 @@
 # `puzzled solve` over files of many instances: instances per second, wall time and peak memory
 # for each batch. Inputs are generated here (python3, fixed seeds):
 #   - nine: 10 000 random solvable 3 x 3 states, JSON Lines (every orbit of A and B together
-#     holds as many ones as it has cells, the solvability criterion of API.md)
+#     holds as many ones as it has cells, the solvability criterion of
+#     solvers/nine.c, nine_solvable)
 #   - rubiks-rectangle: 1 000 random 100 x 100 boards, each scrambled by 4 000 random flips, in
 #     the contest text format (one file, T = 1000), streamed instance by instance
 #   - invariant-boards: every n from 1 to 2000, JSON Lines

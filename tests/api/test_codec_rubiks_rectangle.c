@@ -372,7 +372,7 @@ static const error_case error_cases[] = {
      "/board/2/3", "second"},
     {API_FORMAT_JSON, "{\"board\":[[1,2,3],[4,5,6],[7,8,13]]}", API_INVALID_BOARD, "/board/2/2",
      "outside"},
-    /* below 1: no permutation either, 422 (API.md), as in the text format */
+    /* below 1: no permutation either, 422 (openapi.yaml), as in the text format */
     {API_FORMAT_JSON, "{\"board\":[[0,1]]}", API_INVALID_BOARD, "/board/0/0", "value 0 is outside"},
     {API_FORMAT_JSON, "{\"board\":[[-3,1]]}", API_INVALID_BOARD, "/board/0/0", "value -3"},
     /* integral numbers in any notation are integers */

@@ -45,7 +45,7 @@ async function corsTests(t, browser) {
     await t.test("cors: a preflight for a method the route lacks fails; a path that is none reads its 404", async () => {
       const put = await call(page, srv.url + "/healthz", { method: "PUT" });
       assert(put.refused, "PUT /healthz refused by the browser: " + JSON.stringify(put));
-      // API.md: OPTIONS on any path is 204, so the page reads the request's own 404.
+      // openapi.yaml: OPTIONS on any path is 204, so the page reads the request's own 404.
       const nowhere = await call(page, srv.url + "/nowhere", json);
       assertEq(nowhere.status, 404, "POST /nowhere (preflighted) " + JSON.stringify(nowhere));
       assertEq(JSON.parse(nowhere.body).error.code, "not_found", "the error body");

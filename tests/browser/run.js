@@ -1,5 +1,5 @@
 /* Browser tests of puzzled: the page at GET / and CORS from another origin, in Debian's
- * chromium (headless). Usage: node run.js [page|cors ...]; PUZZLED_BINARY names the binary
+ * chromium (headless). Usage: node run.js [page|limits|cors ...]; PUZZLED_BINARY names the binary
  * (default build/puzzled), CHROMIUM the browser (default /usr/bin/chromium). Screenshots go to
  * ci-artifacts/screenshots/. Prints "N passed, N failed"; exits 1 on any failure. */
 "use strict";

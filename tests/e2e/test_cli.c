@@ -417,9 +417,16 @@ START_TEST(usage_errors_exit_2)
         ck_assert_msg(strstr(r.err, "puzzled solve: ") == r.err, "case %zu: %s", i, r.err);
         run_free(&r);
     }
-    run_result r = run_solve(NULL, (const char *[]){"--help", NULL});
+    /* An unknown puzzle, and the help, name every puzzle there is. */
+    const char *every = "nine, rubiks-rectangle, invariant-boards, mayan or maze-tac-toe";
+    run_result r = run_solve(NULL, (const char *[]){"sudoku", NULL});
+    ck_assert_msg(strstr(r.err, "no puzzle \"sudoku\"; the puzzles are ") && strstr(r.err, every),
+                  "%s", r.err);
+    run_free(&r);
+    r = run_solve(NULL, (const char *[]){"--help", NULL});
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "usage: puzzled solve <puzzle> [FILE]"));
+    ck_assert_ptr_nonnull(strstr(r.out, every));
     run_free(&r);
 }
 END_TEST

@@ -142,7 +142,7 @@ START_TEST(preflight_names_the_route_methods)
 }
 END_TEST
 
-/* API.md: OPTIONS on any path is 204. A path that is no route allows every method of the
+/* openapi.yaml: OPTIONS on any path is 204. A path that is no route allows every method of the
  * server, so the browser sends the request and the page can read its 404 not_found. */
 START_TEST(preflight_on_no_route_allows_the_request)
 {

@@ -438,7 +438,7 @@ START_TEST(contract_consistency)
     ck_assert_int_eq(h.status, 400);
     harness_response_free(&h);
 
-    /* A cell of 0 makes no permutation of 1..H*W: 422 (API.md), as in the text format. */
+    /* A cell of 0 makes no permutation of 1..H*W: 422 (openapi.yaml), as in the text format. */
     h = post(&s, "/solve/rubiks-rectangle", "application/json", "{\"board\":[[0,1]]}", 17);
     ck_assert_int_eq(h.status, 422);
     root = assert_error_json(h.body, "invalid_board");

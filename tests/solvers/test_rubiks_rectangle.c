@@ -413,9 +413,9 @@ END_TEST
 
 /* ---- every shape up to 6 x 6: scrambles, and scrambles with one swap inside an orbit ---- */
 
-/* The test's own statement of the solvability rule (NOTES.md), written from the cells: each
- * value in its home orbit, the middle row and column in order or reversed, and the orbit
- * parities par(p,q) = par(p,0) + par(0,q) + par(0,0). */
+/* The test's own statement of the solvability rule (solvers/rubiks_rectangle.c's header),
+ * written from the cells: each value in its home orbit, the middle row and column in order or
+ * reversed, and the orbit parities par(p,q) = par(p,0) + par(0,q) + par(0,0). */
 static bool rule_says_solvable(const int32_t *cells, int h, int w)
 {
     if (h == 1 || w == 1) {

@@ -65,6 +65,7 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
                 top->key = start;
                 top->key_len = (size_t)(p - start);
                 top->expect_key = false;
+                cost += JSON_PRESCAN_MEMBER_COST;
             } else {
                 cost += 1;
             }

@@ -5,8 +5,9 @@
  *   - containers nested deeper than the puzzle's schema ever nests (400 invalid_request, with
  *     the path of the container that goes too deep; unless the brackets do not balance: such a
  *     body, cut off say, is left to jansson, which calls it malformed), and
- *   - bodies holding more values than the puzzle's largest instance needs, plus slack so that a
- *     near miss still gets the codec's precise error (413 body_too_large).
+ *   - bodies holding more values (object members included) than the puzzle's largest instance
+ *     needs, plus slack so that a near miss still gets the codec's precise error (413
+ *     body_too_large).
  * It does not validate JSON: malformed input passes through to jansson, which reports it. */
 #ifndef PUZZLED_JSON_PRESCAN_H
 #define PUZZLED_JSON_PRESCAN_H
@@ -19,6 +20,10 @@
 /* Weights of the value count: a value's rough heap cost in jansson, in units of one number. */
 #define JSON_PRESCAN_OBJECT_COST 8
 #define JSON_PRESCAN_ARRAY_COST 2
+/* An object's member, over its value: the key's string and hash-table entry (~185 bytes). A
+ * million keys of `{"k1":0,...}` fit in 16 MiB and took 130-185 MiB to parse when they cost
+ * nothing here. */
+#define JSON_PRESCAN_MEMBER_COST 6
 /* Values beyond the schema's largest instance still let through to the codec. */
 #define JSON_PRESCAN_SLACK 1024
 

@@ -155,11 +155,16 @@ static enum MHD_Result send_response(request *r, int status, struct MHD_Response
     if (atomic_load(&r->srv->draining) || r->close)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     watch_busy(r->srv->watch, r->wc); /* answered: the request deadline no longer applies */
-    r->status = status;
     r->state = STATE_ANSWERED;
-    metrics_record(r->puzzle, status, seconds_since(&r->start_mono));
     enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
+    /* Counted and logged only when it goes out: libmicrohttpd refuses a response whose headers
+     * do not fit in the connection's memory, and closes the connection without an answer
+     * (status 0 in the log, as for a client that left). */
+    if (ok == MHD_YES) {
+        r->status = status;
+        metrics_record(r->puzzle, status, seconds_since(&r->start_mono));
+    }
     return ok;
 }
 
@@ -460,6 +465,9 @@ static const char *framing_error(request *r, const char *version)
                "(no space, no line folded onto the next), and its value must hold no CR.";
     if (f.lengths_differ) return "The request has Content-Length headers that disagree.";
     if (f.length_not_digits) return "The Content-Length header is not a decimal number.";
+    if (f.transfer_encoding && strcmp(version, MHD_HTTP_VERSION_1_0) == 0)
+        return "An HTTP/1.0 request cannot use Transfer-Encoding (RFC 9112, section 6.1); send "
+               "Content-Length.";
     if (f.transfer_encoding && f.content_length)
         return "The request has both Transfer-Encoding and Content-Length; send one.";
     if (f.transfer_encoding > 1 || f.not_chunked)

@@ -212,7 +212,12 @@ void watch_receiving(watch *w, watch_conn *c)
 {
     if (!c) return;
     pthread_mutex_lock(&w->lock);
+    /* A new connection's first request counts from the connection, not from its request line:
+     * a line trickled for most of the deadline must not buy the headers a second one. */
+    struct timespec opened = c->since;
+    bool fresh = c->fresh && c->state == CONN_IDLE;
     set_state(w, c, CONN_RECEIVING);
+    if (fresh) c->since = opened;
     c->fresh = false;
     pthread_mutex_unlock(&w->lock);
 }

@@ -192,6 +192,11 @@ static const struct {
      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\rTransfer-Encoding: chunked\r\n\r\n"},
     /* A later HTTP/1.x is served as HTTP/1.1 (RFC 9112, 2.6): Host is required as well. */
     {"HTTP/1.2 without Host", "GET /healthz HTTP/1.2\r\n\r\n"},
+    /* HTTP/1.0 has no chunked coding: its framing is faulty (RFC 9112, 6.1), even kept alive. */
+    {"HTTP/1.0 with Transfer-Encoding",
+     "POST /solve/invariant-boards HTTP/1.0\r\nConnection: keep-alive\r\n"
+     "Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n4\n\r\n0\r\n\r\n"
+     "GET /readyz HTTP/1.0\r\n\r\n"},
 };
 
 /* Each is 400 invalid_request in JSON, and the connection is closed (not kept for the next
@@ -709,6 +714,40 @@ START_TEST(request_deadline_closes_slow_clients)
 }
 END_TEST
 
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The first request's deadline counts from the connection: a request line trickled for most of
+ * it does not start a second one for the headers (closed near 1 s, not near 2 s). */
+START_TEST(first_request_deadline_counts_from_the_connection)
+{
+    harness_server s;
+    START(s, "--request-timeout-ms", "1000", NULL);
+    const char *line = "GET /healthz HTTP/1.1\r\n";
+    double start = seconds_now();
+    int fd = raw_connect(&s);
+    for (size_t i = 0; line[i]; i++) { /* 23 bytes over about 0.95 s */
+        send_all(fd, line + i, 1);
+        sleep_ms(950 / (int)strlen(line));
+    }
+    bool closed = false;
+    while (!closed && seconds_now() - start < 5) {
+        closed = send(fd, "X", 1, MSG_NOSIGNAL) < 0;
+        char byte;
+        if (!closed) closed = recv(fd, &byte, 1, MSG_DONTWAIT) == 0;
+        if (!closed) sleep_ms(20);
+    }
+    double took = seconds_now() - start;
+    ck_assert_msg(closed && took < 1.5, "closed %d after %.2f s", closed, took);
+    close(fd);
+    healthy_then_stop(&s);
+}
+END_TEST
+
 /* A client that leaves while its job runs cancels the job: with a 10-minute budget and one
  * worker, the next request is answered (it would otherwise wait the 10 minutes, past the
  * client's timeout). Twice, to show the worker is free each time. */
@@ -839,6 +878,7 @@ Suite *hostile_suite(void)
     TCase *clients = tcase_create("clients");
     tcase_set_timeout(clients, 600);
     tcase_add_test(clients, request_deadline_closes_slow_clients);
+    tcase_add_test(clients, first_request_deadline_counts_from_the_connection);
     tcase_add_test(clients, departed_client_cancels_job);
     tcase_add_test(clients, sigterm_not_held_by_gone_clients);
     tcase_add_test(clients, per_client_limit_and_file_limit);

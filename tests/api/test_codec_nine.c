@@ -229,6 +229,19 @@ START_TEST(a_9x9_answer_replays)
         ck_assert_str_eq(ga[i], "000000000");
         ck_assert_str_eq(gb[i], "111111111");
     }
+    /* Past 3 x 3 nothing is proven shortest: not optimal, and a max_moves under the answer is
+     * refused as not found, not as not existing. */
+    ck_assert(json_is_false(json_object_get(root, "optimal")));
+    json_decref(root);
+    free(out);
+    body[strlen(body) - 1] = '\0';
+    sprintf(body + strlen(body), ",\"max_moves\":%zu}", count - 1);
+    out = run(body, API_FORMAT_JSON, &err);
+    ck_assert_ptr_nonnull(out);
+    root = json_loads(out, 0, NULL);
+    ck_assert(json_is_false(json_object_get(root, "solvable")));
+    const char *reason = json_string_value(json_object_get(root, "reason"));
+    ck_assert_msg(reason && strstr(reason, "was found"), "%s", out);
     json_decref(req);
     json_decref(root);
     free(out);

@@ -464,6 +464,29 @@ const char *harness_header(const harness_response *r, const char *name, char *bu
     return buf;
 }
 
+double harness_metric(const char *metrics_text, const char *sample)
+{
+    size_t n = strlen(sample);
+    for (const char *line = metrics_text; line && *line;
+         line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        if (strncmp(line, sample, n) == 0 && line[n] == ' ') return atof(line + n + 1);
+    return -1;
+}
+
+bool harness_wait_metric(const harness_server *s, const char *sample, double want)
+{
+    for (int i = 0; i < 12000; i++) {
+        harness_response r;
+        if (harness_request(s, "GET", "/metrics", NULL, NULL, 0, NULL, &r)) {
+            double v = harness_metric(r.body, sample);
+            harness_response_free(&r);
+            if (v == want) return true;
+        }
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    return false;
+}
+
 void harness_response_free(harness_response *r)
 {
     free(r->headers);

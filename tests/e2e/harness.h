@@ -61,6 +61,11 @@ bool harness_request_chunked(const harness_server *s, const char *method, const 
 const char *harness_header(const harness_response *r, const char *name, char *buf, size_t cap);
 void harness_response_free(harness_response *r);
 
+/* The value of one sample line ("name{labels} value") of a /metrics text, or -1. */
+double harness_metric(const char *metrics_text, const char *sample);
+/* Polls GET /metrics until the sample has the value wanted (false after 120 s). */
+bool harness_wait_metric(const harness_server *s, const char *sample, double want);
+
 /* Everything the server has written to standard output / standard error so far (malloc'd,
  * NUL-terminated). Still readable after harness_stop(). */
 char *harness_log(const harness_server *s);

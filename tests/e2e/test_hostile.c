@@ -764,7 +764,7 @@ START_TEST(departed_client_cancels_job)
                          strlen(harness_slow_mayan));
         send_all(fd, head, (size_t)n);
         send_all(fd, harness_slow_mayan, strlen(harness_slow_mayan));
-        sleep_ms(300); /* the job has started */
+        ck_assert(harness_wait_metric(&s, "puzzled_workers_busy", 1)); /* the job has started */
         close(fd);
         harness_response h = post(&s, "/solve/invariant-boards", "text/plain", "4\n", 2);
         ck_assert_msg(h.status == 200, "round %d: %ld %s", round, h.status, h.body);

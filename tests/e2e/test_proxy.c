@@ -196,7 +196,6 @@ static int load_examples(const harness_server *s, example *out, int cap)
 
 START_TEST(every_example_through_the_proxy)
 {
-    if (access(NGINX, X_OK) != 0) return;
     setup t;
     start_all(&t);
     example ex[32];
@@ -269,7 +268,6 @@ static void flip(int *cell, const char *move)
 
 START_TEST(streamed_1000_answer_arrives_whole)
 {
-    if (access(NGINX, X_OK) != 0) return;
     int *cell = malloc(sizeof(int) * H * W);
     for (int i = 0; i < H * W; i++) cell[i] = i + 1;
     srand(11);
@@ -360,7 +358,6 @@ static void *client(void *arg)
 
 START_TEST(replica_killed_mid_run)
 {
-    if (access(NGINX, X_OK) != 0) return;
     setup t;
     start_all(&t);
     example ex[32];
@@ -467,7 +464,6 @@ static void assert_raw_json_error(char *reply, int status, const char *code)
  * them. Headers puzzled takes (up to 32 KiB) pass. */
 START_TEST(proxy_errors_are_the_contracts)
 {
-    if (access(NGINX, X_OK) != 0) return;
     setup t;
     start_all(&t);
     size_t big = ((size_t)16 << 20) + 1;
@@ -542,10 +538,12 @@ END_TEST
 
 int main(void)
 {
-    if (access(NGINX, X_OK) != 0)
+    if (access(NGINX, X_OK) != 0) {
         printf("SKIPPED: %s is not installed (apt-get install nginx-light, see "
-               ".ci/packages/proxy.txt); the proxy tests pass without running\n",
+               ".ci/packages/proxy.txt)\n",
                NGINX);
+        return TEST_SKIPPED;
+    }
     Suite *s = suite_create("e2e_proxy");
     TCase *tc = tcase_create("proxy");
     tcase_set_timeout(tc, 600);

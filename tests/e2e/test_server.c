@@ -396,16 +396,6 @@ START_TEST(access_log)
 }
 END_TEST
 
-/* The value of one metric sample line ("name{labels} value"), or -1. */
-static double metric(const char *text, const char *sample)
-{
-    size_t n = strlen(sample);
-    for (const char *line = text; line && *line;
-         line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-        if (strncmp(line, sample, n) == 0 && line[n] == ' ') return atof(line + n + 1);
-    return -1;
-}
-
 START_TEST(metrics_count_requests)
 {
     harness_server s;
@@ -413,11 +403,12 @@ START_TEST(metrics_count_requests)
     harness_response r = get(&s, "/metrics", NULL);
     ck_assert_int_eq(r.status, 200);
     assert_header(&r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-    double before = metric(r.body, "puzzled_requests_total{puzzle=\"none\",status=\"404\"}");
-    double count_before = metric(r.body, "puzzled_request_duration_seconds_count");
-    ck_assert(metric(r.body, "puzzled_queue_depth") == 0);
-    ck_assert(metric(r.body, "puzzled_workers_busy") == 0);
-    ck_assert(metric(r.body, "puzzled_in_flight_requests") >= 1); /* this request */
+    double before =
+        harness_metric(r.body, "puzzled_requests_total{puzzle=\"none\",status=\"404\"}");
+    double count_before = harness_metric(r.body, "puzzled_request_duration_seconds_count");
+    ck_assert(harness_metric(r.body, "puzzled_queue_depth") == 0);
+    ck_assert(harness_metric(r.body, "puzzled_workers_busy") == 0);
+    ck_assert(harness_metric(r.body, "puzzled_in_flight_requests") >= 1); /* this request */
     harness_response_free(&r);
 
     for (int i = 0; i < 3; i++) {
@@ -428,13 +419,14 @@ START_TEST(metrics_count_requests)
     harness_response_free(&r);
 
     r = get(&s, "/metrics", NULL);
-    double after = metric(r.body, "puzzled_requests_total{puzzle=\"none\",status=\"404\"}");
+    double after = harness_metric(r.body, "puzzled_requests_total{puzzle=\"none\",status=\"404\"}");
     ck_assert_msg(after == (before < 0 ? 0 : before) + 3, "404s: %g -> %g", before, after);
-    ck_assert(metric(r.body, "puzzled_requests_total{puzzle=\"nine\",status=\"400\"}") == 1);
+    ck_assert(harness_metric(r.body, "puzzled_requests_total{puzzle=\"nine\",status=\"400\"}") ==
+              1);
     /* The histogram saw them too: the first /metrics, three 404s, the solve. */
-    ck_assert(metric(r.body, "puzzled_request_duration_seconds_count") >= count_before + 5);
-    ck_assert(metric(r.body, "puzzled_request_duration_seconds_bucket{le=\"+Inf\"}") ==
-              metric(r.body, "puzzled_request_duration_seconds_count"));
+    ck_assert(harness_metric(r.body, "puzzled_request_duration_seconds_count") >= count_before + 5);
+    ck_assert(harness_metric(r.body, "puzzled_request_duration_seconds_bucket{le=\"+Inf\"}") ==
+              harness_metric(r.body, "puzzled_request_duration_seconds_count"));
     harness_response_free(&r);
     ck_assert_int_eq(harness_stop(&s), 0);
 }
@@ -654,19 +646,6 @@ static pthread_t start_call(call *c)
     return t;
 }
 
-/* Polls /metrics until the sample has the value wanted (false after 120 s). */
-static bool wait_metric(const harness_server *s, const char *sample_name, double want)
-{
-    for (int i = 0; i < 12000; i++) {
-        harness_response r = get(s, "/metrics", NULL);
-        double v = metric(r.body, sample_name);
-        harness_response_free(&r);
-        if (v == want) return true;
-        nanosleep(&(struct timespec){0, 10000000L}, NULL);
-    }
-    return false;
-}
-
 /* A job that waited in the queue behind a long one: its budget ran from its admission, so it
  * is either solved (checked by the test's own replay) or 422 time_limit saying it waited. */
 static void assert_solved_or_expired(const harness_response *r, const nine_state *state)
@@ -685,12 +664,12 @@ START_TEST(queue_full_503)
     /* The first request occupies the only worker ... */
     call first = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t0 = start_call(&first);
-    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_workers_busy", 1));
     /* ... the next fills the queue, and the ones after are refused at once. */
     char *small = nine_json(&sample);
     call second = {&s, "/solve/nine", small, NULL, {0}};
     pthread_t t1 = start_call(&second);
-    ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_queue_depth", 1));
     harness_response r = get(&s, "/readyz", NULL);
     ck_assert_int_eq(r.status, 503);
     ck_assert_str_eq(r.body, "{\"status\":\"overloaded\"}");
@@ -754,12 +733,12 @@ START_TEST(sigterm_lets_work_in_flight_finish)
     START(s, "--workers", "1", "--time-limit-ms", "2000", NULL);
     call slow = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t0 = start_call(&slow);
-    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_workers_busy", 1));
     nine_state big = nine_random(64, 5);
     char *body = nine_json(&big);
     call queued = {&s, "/solve/nine", body, (const char *[]){"X-Request-Id: in-flight", NULL}, {0}};
     pthread_t t1 = start_call(&queued);
-    ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_queue_depth", 1));
     ck_assert_int_eq(harness_stop(&s), 0); /* returns once the server has exited */
     pthread_join(t0, NULL);
     pthread_join(t1, NULL);
@@ -785,7 +764,7 @@ START_TEST(sigterm_past_grace_cancels)
     START(s, "--workers", "1", "--time-limit-ms", "600000", "--grace-ms", "0", NULL);
     call c = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t = start_call(&c);
-    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_workers_busy", 1));
     ck_assert_int_eq(harness_stop(&s), 0); /* within the harness's 120 s: cancelled */
     pthread_join(t, NULL);
     /* Not its budget: the drain cut it off, and another instance may take it. */
@@ -813,12 +792,13 @@ START_TEST(client_leaves_during_solve)
     ck_assert_int_eq(write(fd, head, (size_t)n), n);
     ck_assert_int_eq(write(fd, harness_slow_mayan, strlen(harness_slow_mayan)),
                      (ssize_t)strlen(harness_slow_mayan));
-    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_workers_busy", 1));
     close(fd);
     char *line = harness_wait_log_line(&s, "\"request_id\":\"gone\"");
     ck_assert_ptr_nonnull(line);
     free(line);
-    ck_assert(wait_metric(&s, "puzzled_in_flight_requests", 1)); /* only the /metrics itself */
+    ck_assert(
+        harness_wait_metric(&s, "puzzled_in_flight_requests", 1)); /* only the /metrics itself */
     harness_response r = get(&s, "/healthz", NULL);
     ck_assert_int_eq(r.status, 200);
     harness_response_free(&r);
@@ -870,11 +850,11 @@ START_TEST(draining_refuses_new_work)
     /* A long job and a waiting one keep the server draining for a while. */
     call slow = {&s, "/solve/mayan", harness_slow_mayan, NULL, {0}};
     pthread_t t0 = start_call(&slow);
-    ck_assert(wait_metric(&s, "puzzled_workers_busy", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_workers_busy", 1));
     char *small = nine_json(&sample);
     call queued = {&s, "/solve/nine", small, NULL, {0}};
     pthread_t t1 = start_call(&queued);
-    ck_assert(wait_metric(&s, "puzzled_queue_depth", 1));
+    ck_assert(harness_wait_metric(&s, "puzzled_queue_depth", 1));
     int fd = raw_connect(&s);
     char buf[4096];
     raw_exchange(fd, "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);

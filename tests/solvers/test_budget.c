@@ -25,6 +25,21 @@ START_TEST(zero_budget_expires_on_first_clock_check)
 }
 END_TEST
 
+/* Every part of the budget counts, its milliseconds too (a bound on the deadline set, not on
+ * any speed: the remaining time is read at once). */
+START_TEST(budget_keeps_its_milliseconds)
+{
+    static const long budgets[] = {1, 250, 999, 1500, 60001};
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+        budget b;
+        budget_init_ms(&b, budgets[i], NULL);
+        long left = budget_remaining_ms(&b);
+        ck_assert_msg(left <= budgets[i] && left >= budgets[i] - 50, "%ld ms: %ld left", budgets[i],
+                      left);
+    }
+}
+END_TEST
+
 START_TEST(cancel_flag_stops_within_a_stride)
 {
     atomic_bool cancel = false;
@@ -83,6 +98,7 @@ int main(void)
     TCase *tc = tcase_create("budget");
     tcase_add_test(tc, unlimited_never_expires);
     tcase_add_test(tc, zero_budget_expires_on_first_clock_check);
+    tcase_add_test(tc, budget_keeps_its_milliseconds);
     tcase_add_test(tc, cancel_flag_stops_within_a_stride);
     tcase_add_test(tc, a_second_thread_needs_two_threads_and_an_idle_core);
     tcase_add_test(tc, a_helper_gives_way_within_a_stride);

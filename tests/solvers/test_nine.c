@@ -332,7 +332,8 @@ START_TEST(random_states_of_other_sizes)
             bool optimal = false;
             long count = solve_and_replay(&g, -1, false, &optimal);
             quiet_assert_int_ge(count, 0);
-            if (sizes[k] <= 2) quiet_assert(optimal);
+            /* Proven shortest up to 2 x 2 (and at the goal); from 4 x 4 on, never claimed. */
+            quiet_assert(optimal == (sizes[k] <= 2 || count == 0));
             if (count == 0) quiet_assert(sim_goal(&g));
         }
 }

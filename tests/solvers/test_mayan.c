@@ -2,9 +2,8 @@
  * same verdict and the same smallest sequence on thousands of random boards, hand-made boards
  * for every rule, and every returned sequence replayed to an empty board in exactly n moves.
  *
- * The simulator here is deliberately naive and shares no code or idea with the solver's
- * bitboards: a 2-D int array, moves done cell by cell, gravity by compaction, runs marked by
- * scanning every cell. The reference search tries every legal move (left into occupied cells and
+ * The simulator (tests/mayan_sim.h) is deliberately naive and shares no code or idea with the
+ * solver's bitboards. The reference search tries every legal move (left into occupied cells and
  * equal swaps included) in the contest's order and prunes nothing. The lower bound's programme
  * (mayan_bound.c) is checked against a brute force over target spreads and sets of lines. */
 #include <check.h>
@@ -15,79 +14,12 @@
 
 #include "check_quiet.h"
 #include "check_run.h"
+#include "mayan_sim.h"
 #include "xorshift.h"
 #include "mayan.h"
 #include "mayan_bound.h"
 #include "mayan_columns.h"
 #include "mayan_table.h"
-
-typedef struct tboard {
-    int w, h;
-    int g[16][16]; /* g[x][y], y = 0 bottom */
-} tboard;
-
-typedef struct tmove {
-    int x, y, dir;
-} tmove;
-
-/* ---------- the test's own simulator ---------- */
-
-static void t_fall(tboard *b)
-{
-    for (int x = 0; x < b->w; x++) {
-        int to = 0;
-        for (int y = 0; y < b->h; y++)
-            if (b->g[x][y]) {
-                int v = b->g[x][y];
-                b->g[x][y] = 0;
-                b->g[x][to++] = v;
-            }
-    }
-}
-
-static void t_settle(tboard *b)
-{
-    for (;;) {
-        int mark[16][16] = {{0}};
-        int any = 0;
-        for (int x = 0; x < b->w; x++)
-            for (int y = 0; y < b->h; y++) {
-                int v = b->g[x][y];
-                if (!v) continue;
-                if (x + 2 < b->w && b->g[x + 1][y] == v && b->g[x + 2][y] == v)
-                    mark[x][y] = mark[x + 1][y] = mark[x + 2][y] = any = 1;
-                if (y + 2 < b->h && b->g[x][y + 1] == v && b->g[x][y + 2] == v)
-                    mark[x][y] = mark[x][y + 1] = mark[x][y + 2] = any = 1;
-            }
-        if (!any) return;
-        for (int x = 0; x < b->w; x++)
-            for (int y = 0; y < b->h; y++)
-                if (mark[x][y]) b->g[x][y] = 0;
-        t_fall(b);
-    }
-}
-
-static int t_empty(const tboard *b)
-{
-    for (int x = 0; x < b->w; x++)
-        if (b->g[x][0]) return 0;
-    return 1;
-}
-
-/* Applies a move; 0 when it is illegal (no block there, off the board). */
-static int t_move(tboard *b, int x, int y, int dir)
-{
-    if (dir != 1 && dir != -1) return 0;
-    if (x < 0 || x >= b->w || y < 0 || y >= b->h || !b->g[x][y]) return 0;
-    int tx = x + dir;
-    if (tx < 0 || tx >= b->w) return 0;
-    int v = b->g[x][y];
-    b->g[x][y] = b->g[tx][y]; /* a swap, or a hole when the target is empty */
-    b->g[tx][y] = v;
-    t_fall(b);
-    t_settle(b);
-    return 1;
-}
 
 /* Exhaustive reference: every legal move in order x, y, right before left; nothing pruned. */
 static int t_search(const tboard *b, int left, tmove *path)
@@ -126,21 +58,6 @@ static mayan_board to_mayan(const tboard *t)
     for (int x = 0; x < t->w; x++)
         for (int y = 0; y < t->h; y++) m.cell[x][y] = (unsigned char)t->g[x][y];
     return m;
-}
-
-/* Builds a board from columns listed bottom to top, each ended by 0 (the contest's way). */
-static tboard make(int w, int h, const int *cols)
-{
-    tboard b;
-    memset(&b, 0, sizeof b);
-    b.w = w;
-    b.h = h;
-    for (int x = 0; x < w; x++) {
-        int y = 0;
-        while (*cols) b.g[x][y++] = *cols++;
-        cols++;
-    }
-    return b;
 }
 
 /* Replays the solver's answer with the test's simulator: every move legal, the board

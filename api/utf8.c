@@ -1,6 +1,7 @@
 #include "utf8.h"
 
 #include <stdio.h>
+#include <string.h>
 
 size_t utf8_sequence_len(const unsigned char *s, size_t avail)
 {
@@ -49,6 +50,25 @@ const char *utf8_byte_shown(unsigned char c, char out[5])
     } else {
         snprintf(out, 5, "\\x%02X", c);
     }
+    return out;
+}
+
+const char *utf8_char_shown(const char *s, size_t avail, size_t *len, char out[UTF8_CHAR_SHOWN_MAX])
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = avail && u[0] >= 0x80 ? utf8_sequence_len(u, avail) : 0;
+    *len = n ? n : 1;
+    if (!n) {
+        char byte[5];
+        snprintf(out, UTF8_CHAR_SHOWN_MAX, "'%s'", utf8_byte_shown(avail ? u[0] : 0, byte));
+        return out;
+    }
+    /* The code point: the lead byte's payload bits, then six from each continuation byte. */
+    unsigned long cp = u[0] & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) cp = cp << 6 | (u[i] & 0x3Fu);
+    out[0] = '\'';
+    memcpy(out + 1, s, n);
+    snprintf(out + 1 + n, UTF8_CHAR_SHOWN_MAX - 1 - n, "' (U+%04lX)", cp);
     return out;
 }
 

@@ -349,7 +349,7 @@ START_TEST(json_rule_errors)
     /* the same letter where it makes the row a byte too long: named, not the length */
     body = sample_with(3, "###...######M2\xC3\xA9######", API_FORMAT_JSON);
     expect_error(API_FORMAT_JSON, body, API_INVALID_BOARD, "/maze/3",
-                 "character '\\xC3' at position 15 (cell 5)");
+                 "character '\xC3\xA9' (U+00E9) at position 15 (cell 5)");
     free(body);
 }
 END_TEST

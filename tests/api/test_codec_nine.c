@@ -304,8 +304,8 @@ START_TEST(bad_requests_give_their_code_and_path)
 }
 END_TEST
 
-/* A byte that is no character on its own (a BOM's first, a control character) is named as
- * \xHH in the message, as openapi.yaml says, not as '?'. */
+/* A control character is named as \xHH in the message, as openapi.yaml says, not as '?'; a
+ * character of several bytes (a BOM, a letter) as itself with its code point. */
 START_TEST(odd_bytes_are_quoted_as_hex)
 {
     api_error err;
@@ -313,7 +313,8 @@ START_TEST(odd_bytes_are_quoted_as_hex)
                            "100\n000\n000\n111\n111\n011\n",
                            API_FORMAT_TEXT, &err));
     ck_assert_int_eq(err.code, API_INVALID_BOARD);
-    ck_assert_msg(strstr(err.message, "'\\xEF' at position 1") != NULL, "%s", err.message);
+    ck_assert_msg(strstr(err.message, "'\xEF\xBB\xBF' (U+FEFF) at position 1") != NULL, "%s",
+                  err.message);
     ck_assert_ptr_null(
         run("{\"a\":[\"1\\t\",\"00\"],\"b\":[\"11\",\"11\"]}", API_FORMAT_JSON, &err));
     ck_assert_str_eq(err.path, "/a/0");
@@ -323,7 +324,8 @@ START_TEST(odd_bytes_are_quoted_as_hex)
         run("{\"a\":[\"1\xC3\xA9\",\"000\",\"000\"],\"b\":[\"111\",\"111\",\"011\"]}",
             API_FORMAT_JSON, &err));
     ck_assert_str_eq(err.path, "/a/0");
-    ck_assert_msg(strstr(err.message, "'\\xC3' at position 2") != NULL, "%s", err.message);
+    ck_assert_msg(strstr(err.message, "'\xC3\xA9' (U+00E9) at position 2") != NULL, "%s",
+                  err.message);
 }
 END_TEST
 

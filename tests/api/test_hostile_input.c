@@ -68,6 +68,29 @@ START_TEST(prefix_never_splits_a_character)
 }
 END_TEST
 
+/* A character named in a message: ASCII as itself, a longer one whole with its code point
+ * (worked out here by hand), a byte that starts no character alone as \xHH. */
+START_TEST(characters_are_named_whole)
+{
+    char out[UTF8_CHAR_SHOWN_MAX];
+    size_t len;
+    ck_assert_str_eq(utf8_char_shown("x1", 2, &len, out), "'x'");
+    ck_assert_uint_eq(len, 1);
+    ck_assert_str_eq(utf8_char_shown("\x09", 1, &len, out), "'\\x09'");
+    ck_assert_str_eq(utf8_char_shown("\xc3\xa9", 2, &len, out), "'\xc3\xa9' (U+00E9)");
+    ck_assert_uint_eq(len, 2);
+    ck_assert_str_eq(utf8_char_shown("\xe2\x82\xac", 3, &len, out), "'\xe2\x82\xac' (U+20AC)");
+    ck_assert_str_eq(utf8_char_shown("\xf0\x9f\x98\x80", 4, &len, out),
+                     "'\xf0\x9f\x98\x80' (U+1F600)");
+    ck_assert_uint_eq(len, 4);
+    /* cut short, a stray continuation byte, an overlong form */
+    ck_assert_str_eq(utf8_char_shown("\xc3\xa9", 1, &len, out), "'\\xC3'");
+    ck_assert_uint_eq(len, 1);
+    ck_assert_str_eq(utf8_char_shown("\xa9", 1, &len, out), "'\\xA9'");
+    ck_assert_str_eq(utf8_char_shown("\xc0\xaf", 2, &len, out), "'\\xC0'");
+}
+END_TEST
+
 /* An error quoting invalid bytes still becomes the contract's JSON; path "" is kept (the whole
  * body) and a NULL path is left out. */
 START_TEST(error_json_is_always_valid)
@@ -289,6 +312,7 @@ Suite *hostile_input_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, sanitize_escapes_invalid_bytes);
     tcase_add_test(tc, prefix_never_splits_a_character);
+    tcase_add_test(tc, characters_are_named_whole);
     tcase_add_test(tc, error_json_is_always_valid);
     tcase_add_test(tc, prescan_refuses_deeper_than_the_schema);
     tcase_add_test(tc, prescan_refuses_more_values_than_the_largest_instance);

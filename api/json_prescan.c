@@ -72,7 +72,7 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
             p++;
         } else if (c == '{' || c == '[') {
             cost += c == '{' ? JSON_PRESCAN_OBJECT_COST : JSON_PRESCAN_ARRAY_COST;
-            if (depth >= lim->max_depth && !too_deep) {
+            if (depth >= lim->max_depth + JSON_PRESCAN_DEPTH_SLACK && !too_deep) {
                 char path[API_PATH_MAX];
                 build_path(stack, depth, path, sizeof path);
                 api_fail(err, API_INVALID_REQUEST, path,

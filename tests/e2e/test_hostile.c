@@ -551,7 +551,7 @@ START_TEST(memory_bounded_per_request)
         char *body;
         int status;
     } cases[] = {
-        {"nine", "application/json", repeated("{\"a\":[", "{},", "{}]}", MAX_BODY - 16), 400},
+        {"nine", "application/json", repeated("{\"a\":[", "{},", "{}]}", MAX_BODY - 16), 413},
         {"rubiks-rectangle", "application/json",
          repeated("{\"board\":[", "{},", "{}]}", MAX_BODY - 16), 413},
         {"rubiks-rectangle", "application/json",

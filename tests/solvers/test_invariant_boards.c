@@ -4,8 +4,9 @@
  *   cell, the 8 images built by index arithmetic;
  * - n <= 30: Gaussian elimination with all n^2 cells as unknowns, plus "cell = its image" equations
  *   for each symmetry (Burnside), and the published table in testdata;
- * - n <= 130 and a few larger: the first row's n x n matrix built by propagating unit rows, its
- *   kernel by elimination, and every kernel vector's full board mirrored or rotated explicitly;
+ * - n <= 130 and a few larger, up to 2000: the first row's n x n matrix built by propagating
+ *   unit rows (64 cells at a time), its kernel by elimination, and each kernel vector's images
+ *   read off its board's borders; the count by Burnside from those;
  * - large n: the counts' arithmetic relations.
  * Listed representatives are checked to be invariant (by the test's own transformation), the
  * smallest of their 8 images, sorted and distinct. */
@@ -360,62 +361,100 @@ END_TEST
 
 /* ---- medium n: the first row's matrix, its kernel, explicit symmetric boards ---- */
 
-/* The full board (n*n chars) from a first row (n chars 0/1) by the invariance rule. */
-static void propagate(int n, const unsigned char *first, unsigned char *board, unsigned char *last)
+/* A board from its first row (n bits, packed in words of 64) by the invariance rule, row by
+ * row: cell (i+1, j) = cell (i, j) ^ (i, j-1) ^ (i, j+1) ^ (i-1, j), 64 cells at a time. Gives the
+ * row after the last (all zero exactly when the board is invariant) and the board's borders:
+ * its last row, and its first and last columns (bit i: row i). The borders are all that the
+ * symmetries need: the image of an invariant board is invariant, so its first row decides it,
+ * and that row is a border of the board (sym_source with i = 0). */
+typedef struct borders {
+    uint64_t *last_row, *first_col, *last_col, *after; /* n bits each */
+} borders;
+
+static void propagate(int n, const uint64_t *first, uint64_t *rows3, const borders *b)
 {
-    memcpy(board, first, (size_t)n);
+    size_t words = ((size_t)n + 63) / 64;
+    uint64_t top = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+    uint64_t *prev = rows3, *cur = rows3 + words, *next = rows3 + 2 * words;
+    memset(prev, 0, words * sizeof *prev);
+    memcpy(cur, first, words * sizeof *cur);
+    memset(b->first_col, 0, words * sizeof *b->first_col);
+    memset(b->last_col, 0, words * sizeof *b->last_col);
     for (int i = 0; i < n; i++) {
-        unsigned char *out = i + 1 < n ? board + (size_t)(i + 1) * n : last;
-        for (int j = 0; j < n; j++) {
-            const unsigned char *r = board + (size_t)i * n;
-            unsigned char v = r[j];
-            if (j > 0) v ^= r[j - 1];
-            if (j + 1 < n) v ^= r[j + 1];
-            if (i > 0) v ^= board[(size_t)(i - 1) * n + j];
-            out[j] = v;
+        if (cur[0] & 1) set_bit(b->first_col, (size_t)i);
+        if ((cur[(n - 1) / 64] >> ((n - 1) % 64)) & 1) set_bit(b->last_col, (size_t)i);
+        if (i == n - 1) memcpy(b->last_row, cur, words * sizeof *cur);
+        for (size_t w = 0; w < words; w++) {
+            uint64_t left = cur[w] << 1 | (w ? cur[w - 1] >> 63 : 0);              /* cell j-1 */
+            uint64_t right = cur[w] >> 1 | (w + 1 < words ? cur[w + 1] << 63 : 0); /* j+1 */
+            next[w] = cur[w] ^ left ^ right ^ prev[w];
         }
+        next[words - 1] &= top;
+        uint64_t *t = prev;
+        prev = cur, cur = next, next = t;
     }
+    memcpy(b->after, cur, words * sizeof *cur);
 }
 
+/* Bit j of v reversed into bit n-1-j of out. */
+static void reverse_bits(int n, const uint64_t *v, uint64_t *out)
+{
+    size_t words = ((size_t)n + 63) / 64;
+    memset(out, 0, words * sizeof *out);
+    for (int j = 0; j < n; j++)
+        if ((v[j / 64] >> (j % 64)) & 1) set_bit(out, (size_t)(n - 1 - j));
+}
+
+/* The fixed-space dimension of each symmetry in the kernel of x -> the row after the last. */
 static void first_row_dims(int n, int dims[8])
 {
     size_t words = ((size_t)n + 63) / 64;
-    unsigned char *first = calloc((size_t)n, 1), *board = malloc((size_t)n * n),
-                  *last = malloc((size_t)n), *image = malloc((size_t)n * n);
-    /* Kernel of x -> last(x): eliminate the rows [last(e_j) | e_j] with the map's part in the
+    uint64_t *first = malloc(words * sizeof *first), *rows3 = malloc(3 * words * sizeof *rows3);
+    uint64_t *space = calloc(6 * words, sizeof *space);
+    borders b = {space, space + words, space + 2 * words, space + 3 * words};
+    uint64_t *reversed = space + 4 * words, *image = space + 5 * words;
+    /* Kernel of x -> after(x): eliminate the rows [after(e_j) | e_j] with the map's part in the
      * high bits. A row whose pivot (its highest bit) falls in the low half has a zero map part:
      * its low half is a kernel vector, and these rows span the kernel. */
     elim e;
     elim_init(&e, 2 * (size_t)n);
     uint64_t *v = malloc(e.words * sizeof *v);
     for (int j = 0; j < n; j++) {
-        memset(first, 0, (size_t)n);
-        first[j] = 1;
-        propagate(n, first, board, last);
+        memset(first, 0, words * sizeof *first);
+        set_bit(first, (size_t)j);
+        propagate(n, first, rows3, &b);
         memset(v, 0, e.words * sizeof *v);
         for (int c = 0; c < n; c++)
-            if (last[c]) set_bit(v, (size_t)(n + c));
+            if ((b.after[c / 64] >> (c % 64)) & 1) set_bit(v, (size_t)(n + c));
         set_bit(v, (size_t)j);
         elim_add(&e, v);
     }
     int d = 0;
     elim fixed[8];
     for (int s = 0; s < 8; s++) elim_init(&fixed[s], (size_t)n);
-    uint64_t *w = malloc(words * sizeof *w);
     for (int p = 0; p < n; p++) {
         if (e.row_of[p] < 0) continue;
         const uint64_t *row = e.rows + (size_t)e.row_of[p] * e.words;
         d++;
-        for (int c = 0; c < n; c++) first[c] = (row[c / 64] >> (c % 64)) & 1;
-        propagate(n, first, board, last);
-        for (int c = 0; c < n; c++) quiet_assert_msg(!last[c], "n=%d: not a kernel vector", n);
+        memset(first, 0, words * sizeof *first);
+        for (int c = 0; c < n; c++)
+            if ((row[c / 64] >> (c % 64)) & 1) set_bit(first, (size_t)c);
+        propagate(n, first, rows3, &b);
+        for (size_t w = 0; w < words; w++)
+            quiet_assert_msg(!b.after[w], "n=%d: not a kernel vector", n);
+        /* The image's first row for each symmetry (sym_source at i = 0): first row, reversed;
+         * last row, reversed; first column; last column reversed; first column reversed; last
+         * column. The vector of symmetry s is image + first: zero when x is fixed. */
         for (int s = 0; s < 8; s++) {
-            char *cb = (char *)board, *ci = (char *)image;
-            sym_apply(s, n, cb, ci);
-            memset(w, 0, words * sizeof *w);
-            for (int c = 0; c < n; c++)
-                if (image[c] != first[c]) set_bit(w, (size_t)c);
-            elim_add(&fixed[s], w);
+            const uint64_t *src = s == 0 || s == 1   ? first
+                                  : s == 2 || s == 3 ? b.last_row
+                                  : s == 4 || s == 6 ? b.first_col
+                                                     : b.last_col;
+            bool reverse = s == 1 || s == 3 || s == 5 || s == 6;
+            if (reverse) reverse_bits(n, src, reversed);
+            const uint64_t *src_image = reverse ? reversed : src;
+            for (size_t w = 0; w < words; w++) image[w] = src_image[w] ^ first[w];
+            elim_add(&fixed[s], image);
         }
     }
     for (int s = 0; s < 8; s++) {
@@ -423,12 +462,10 @@ static void first_row_dims(int n, int dims[8])
         elim_free(&fixed[s]);
     }
     elim_free(&e);
-    free(w);
     free(v);
     free(first);
-    free(board);
-    free(last);
-    free(image);
+    free(rows3);
+    free(space);
 }
 
 static void check_against_first_row_matrix(int n)
@@ -442,6 +479,21 @@ static void check_against_first_row_matrix(int n)
     for (int s = 0; s < 8; s++)
         ck_assert_msg(r.fixed_dim[s] == dims[s], "n=%d symmetry %d: %d vs %d", n, s, r.fixed_dim[s],
                       dims[s]);
+    /* Burnside: the classes are the mean of the 8 fixed spaces' sizes; 2^d boards in all. */
+    mpz_t sum, one;
+    mpz_inits(sum, one, NULL);
+    for (int s = 0; s < 8; s++) {
+        mpz_set_ui(one, 1);
+        mpz_mul_2exp(one, one, (mp_bitcnt_t)dims[s]);
+        mpz_add(sum, sum, one);
+    }
+    ck_assert(mpz_divisible_ui_p(sum, 8));
+    mpz_divexact_ui(sum, sum, 8);
+    ck_assert_msg(mpz_cmp(sum, r.count) == 0, "n=%d: the count differs from Burnside's", n);
+    mpz_set_ui(one, 1);
+    mpz_mul_2exp(one, one, (mp_bitcnt_t)dims[0]);
+    ck_assert_msg(mpz_cmp(one, r.invariant_boards) == 0, "n=%d: not 2^%d boards", n, dims[0]);
+    mpz_clears(sum, one, NULL);
     invariant_boards_result_free(&r);
 }
 
@@ -451,10 +503,11 @@ START_TEST(first_row_matrix_up_to_130)
 }
 END_TEST
 
-/* Larger kernels: 128 (n = 159), 160 (247), 174 (263). */
+/* Larger kernels: 128 (n = 159), 160 (247), 174 (263), and the largest n: 1 280 (1983, the
+ * slowest for the solver), 2000 and 1999 (the limit). */
 START_TEST(first_row_matrix_large_kernels)
 {
-    static const int sizes[] = {159, 247, 263};
+    static const int sizes[] = {159, 247, 263, 1983, 1999, 2000};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         check_against_first_row_matrix(sizes[i]);
 }
@@ -473,13 +526,11 @@ START_TEST(listings_for_larger_n)
         invariant_boards_result r;
         ck_assert_int_eq(invariant_boards_solve(n, 10000, &b, &r), IB_OK);
         ck_assert(mpz_is(r.count, r.board_count));
-        if (n <= 263) {
-            int dims[8];
-            first_row_dims(n, dims);
-            unsigned long total = 0;
-            for (int s = 0; s < 8; s++) total += 1ul << dims[s];
-            ck_assert_uint_eq(r.board_count, total / 8);
-        }
+        int dims[8];
+        first_row_dims(n, dims);
+        unsigned long total = 0;
+        for (int s = 0; s < 8; s++) total += 1ul << dims[s];
+        ck_assert_uint_eq(r.board_count, total / 8);
         check_listed(&r);
         invariant_boards_result_free(&r);
     }

@@ -755,9 +755,10 @@ END_TEST
  * take seconds a board. An open-addressed set of (cells, moves left), cleared per board by a
  * generation number. */
 #define MEMO_SLOTS (1 << 18)
+#define MEMO_KEY 36
 typedef struct memo_slot {
     unsigned generation;
-    unsigned char key[26]; /* left, then the w x h cells (at most 25 here) */
+    unsigned char key[MEMO_KEY]; /* left, then the w x h cells (at most 35: 5 x 7) */
 } memo_slot;
 static memo_slot memo[MEMO_SLOTS];
 static unsigned memo_generation;
@@ -769,7 +770,7 @@ static size_t memo_key(const tboard *b, int left, unsigned char *key)
     key[n++] = (unsigned char)left;
     for (int x = 0; x < b->w; x++)
         for (int y = 0; y < b->h; y++) key[n++] = (unsigned char)b->g[x][y];
-    memset(key + n, 0, 26 - n);
+    memset(key + n, 0, MEMO_KEY - n);
     return n;
 }
 
@@ -777,9 +778,9 @@ static size_t memo_key(const tboard *b, int left, unsigned char *key)
 static memo_slot *memo_find(const unsigned char *key)
 {
     uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < 26; i++) h = (h ^ key[i]) * 1099511628211ULL;
+    for (int i = 0; i < MEMO_KEY; i++) h = (h ^ key[i]) * 1099511628211ULL;
     for (size_t i = h % MEMO_SLOTS, probes = 0; probes < 64; i = (i + 1) % MEMO_SLOTS, probes++)
-        if (memo[i].generation != memo_generation || memcmp(memo[i].key, key, 26) == 0)
+        if (memo[i].generation != memo_generation || memcmp(memo[i].key, key, MEMO_KEY) == 0)
             return &memo[i];
     return NULL;
 }
@@ -788,8 +789,8 @@ static int t_search_memo(const tboard *b, int left, tmove *path)
 {
     if (left == 0) return t_empty(b);
     if (t_empty(b)) return 0;
-    unsigned char key[26];
-    quiet_assert(memo_key(b, left, key) <= 26);
+    unsigned char key[MEMO_KEY];
+    quiet_assert(memo_key(b, left, key) <= MEMO_KEY);
     memo_slot *slot = memo_find(key);
     if (slot && slot->generation == memo_generation) return 0;
     for (int x = 0; x < b->w; x++)
@@ -806,13 +807,13 @@ static int t_search_memo(const tboard *b, int left, tmove *path)
     slot = memo_find(key); /* the set may have changed below */
     if (slot && memo_used < MEMO_SLOTS / 2) {
         slot->generation = memo_generation;
-        memcpy(slot->key, key, 26);
+        memcpy(slot->key, key, MEMO_KEY);
         memo_used++;
     }
     return 0;
 }
 
-/* check_against_reference with the remembering reference (boards of at most 25 cells). */
+/* check_against_reference with the remembering reference (boards of at most 35 cells). */
 static int check_against_memo_reference(const tboard *t, int n)
 {
     tmove ref[MAYAN_MAX_MOVES];
@@ -1545,6 +1546,18 @@ END_TEST
 
 START_TEST(random_contest_boards)
 {
+    /* The contest's 5 x 7 at five moves, against the remembering reference: a dozen blocks
+     * dropped at random, in threes of a colour, so that columns stand tall and many boards are
+     * solvable. */
+    int solvable = 0;
+    for (int i = 0; i < 100; i++) {
+        tboard t = empty_board(5, 7);
+        int k = 2 + rnd(3), blocks = 9 + 3 * rnd(2);
+        for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
+        solvable += check_against_memo_reference(&t, i % 5 ? 5 : 6);
+    }
+    printf("contest boards, 5 and 6 moves: %d of 100 solvable\n", solvable);
+    ck_assert_int_ge(solvable, 10);
     for (int i = 0; i < 300; i++) {
         tboard t = random_board(5, 7, 7, 3 + rnd(3));
         check_against_reference(&t, 1 + rnd(3));

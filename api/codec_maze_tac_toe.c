@@ -65,13 +65,22 @@ static bool fail_board(api_error *err, const row_place *at, const char *what)
     return api_fail(err, API_INVALID_BOARD, at->text ? NULL : at->path, "%c%s", first, what + 1);
 }
 
-/* The three characters of a cell, printable, for messages. */
+/* The three bytes of a cell, printable, for messages: a character of several bytes whole
+ * ("Mé"), a control character or a stray byte as \xHH. */
 static void cell_shown(const char *t, char out[13])
 {
     out[0] = '\0';
-    for (int k = 0; k < 3; k++) {
-        char one[5];
-        strcat(out, utf8_byte_shown((unsigned char)t[k], one));
+    for (size_t k = 0; k < 3;) {
+        size_t seq = (unsigned char)t[k] >= 0x80
+                         ? utf8_sequence_len((const unsigned char *)t + k, 3 - k)
+                         : 0;
+        if (seq) {
+            strncat(out, t + k, seq);
+            k += seq;
+        } else {
+            char one[5];
+            strcat(out, utf8_byte_shown((unsigned char)t[k++], one));
+        }
     }
 }
 

@@ -65,7 +65,6 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
                 top->key = start;
                 top->key_len = (size_t)(p - start);
                 top->expect_key = false;
-                cost += JSON_PRESCAN_MEMBER_COST;
             } else {
                 cost += 1;
             }
@@ -112,6 +111,9 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
             cost += 1;
             while (p < end && is_scalar_char(*p)) p++;
         } else {
+            /* A colon outside strings ends a member's key, at any depth (the stack of paths
+             * stops at STACK_MAX levels; the weight must not). */
+            if (c == ':') cost += JSON_PRESCAN_MEMBER_COST;
             p++; /* white space, ':' and anything jansson will refuse */
         }
         if (cost > cap && too_deep) return false; /* the depth error, found first, stands */

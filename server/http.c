@@ -155,16 +155,11 @@ static enum MHD_Result send_response(request *r, int status, struct MHD_Response
     if (atomic_load(&r->srv->draining) || r->close)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     watch_busy(r->srv->watch, r->wc); /* answered: the request deadline no longer applies */
+    r->status = status;
     r->state = STATE_ANSWERED;
+    metrics_record(r->puzzle, status, seconds_since(&r->start_mono));
     enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
-    /* Counted and logged only when it goes out: libmicrohttpd refuses a response whose headers
-     * do not fit in the connection's memory, and closes the connection without an answer
-     * (status 0 in the log, as for a client that left). */
-    if (ok == MHD_YES) {
-        r->status = status;
-        metrics_record(r->puzzle, status, seconds_since(&r->start_mono));
-    }
     return ok;
 }
 

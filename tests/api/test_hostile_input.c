@@ -225,6 +225,14 @@ START_TEST(prescan_refuses_more_values_than_the_largest_instance)
     body[n - 1] = '}';
     body[n] = '\0';
     ck_assert_int_eq(prescan("rubiks-rectangle", body).code, API_BODY_TOO_LARGE);
+    /* The same object under 20 brackets never closed (a body cut off, left to the parser as
+     * malformed when it is light): deeper than the paths are kept, its members weigh as much,
+     * and it is refused before parsing (by the depth found first). */
+    n = (size_t)sprintf(body, "[[[[[[[[[[[[[[[[[[[[{");
+    for (int i = 0; i < 300000; i++) n += (size_t)sprintf(body + n, "\"k%d\":0,", i);
+    body[n - 1] = '}';
+    body[n] = '\0';
+    ck_assert_int_eq(prescan("rubiks-rectangle", body).code, API_INVALID_REQUEST);
     /* nine: 65 rows is the codec's own 422, not the pre-scan's. */
     n = (size_t)sprintf(body, "{\"a\":[");
     for (int i = 0; i < 65; i++) n += (size_t)sprintf(body + n, "\"0\",");

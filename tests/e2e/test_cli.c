@@ -344,8 +344,6 @@ START_TEST(bad_instance_mid_batch)
 }
 END_TEST
 
-/* Deep Mayan boards (tests/data/mayan/deep-*.in): the server, whose searches add a helper
- * thread once they run long, answers byte for byte what the CLI answers with one thread. */
 /* A Mayan answer in the contest's text (one "x y g" line per move) empties the board of the
  * contest text it answers (n, then five columns bottom to top, each ended by 0), in exactly n
  * moves, in the tests' own simulator. */
@@ -368,6 +366,8 @@ static void assert_mayan_replays(const char *input, const char *answer)
     ck_assert_msg(t_empty(&b), "the board is not empty after the answer:\n%s", answer);
 }
 
+/* Deep Mayan boards (tests/data/mayan/deep-*.in): the server, whose searches add a helper
+ * thread once they run long, answers byte for byte what the CLI answers with one thread. */
 START_TEST(mayan_helper_answers_as_one_thread)
 {
     harness_server s;

@@ -722,7 +722,7 @@ static double seconds_now(void)
 }
 
 /* The first request's deadline counts from the connection: a request line trickled for most of
- * it does not start a second one for the headers (closed near 1 s, not near 2 s). */
+ * it does not start a second one for the headers. */
 START_TEST(first_request_deadline_counts_from_the_connection)
 {
     harness_server s;
@@ -742,7 +742,8 @@ START_TEST(first_request_deadline_counts_from_the_connection)
         if (!closed) sleep_ms(20);
     }
     double took = seconds_now() - start;
-    ck_assert_msg(closed && took < 1.5, "closed %d after %.2f s", closed, took);
+    /* About 1.0 s; the old clock closed at 1.95 s (0.95 + 1.0). */
+    ck_assert_msg(closed && took < 1.8, "closed %d after %.2f s", closed, took);
     close(fd);
     healthy_then_stop(&s);
 }

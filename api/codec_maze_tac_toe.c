@@ -95,12 +95,11 @@ static bool check_row(maze_job *job, int r, const char *text, size_t len, const 
         for (size_t k = 0; k < len; k++) {
             unsigned char c = (unsigned char)text[k];
             if (c >= 0x20 && c < 0x7f) continue;
-            char one[UTF8_CHAR_SHOWN_MAX];
-            size_t taken; /* every byte before k is ASCII: k counts characters */
+            char one[UTF8_CHAR_SHOWN_MAX]; /* every byte before k is ASCII: k counts characters */
             snprintf(what, sizeof what,
                      "maze row %d has the character %s at position %zu (cell %zu); cells are "
                      "written in ASCII: ### (wall), ... (empty), BBB (start), Mij / Oij.",
-                     r + 1, utf8_char_shown(text + k, len - k, &taken, one), k + 1, k / 3 + 1);
+                     r + 1, utf8_char_shown(text + k, len - k, NULL, one), k + 1, k / 3 + 1);
             return fail_board(err, at, what);
         }
         snprintf(what, sizeof what,

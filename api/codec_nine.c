@@ -44,12 +44,11 @@ static bool read_row(uint64_t *m, int i, const char *s, size_t len, int n, const
 {
     /* Characters first: a character of several bytes would make the length look wrong. */
     char shown[UTF8_CHAR_SHOWN_MAX];
-    size_t taken;
     for (size_t j = 0; j < len; j++) /* every byte before j is 0 or 1: j counts characters */
         if (s[j] != '0' && s[j] != '1')
             return api_fail(err, API_INVALID_BOARD, path,
                             "%s has the character %s at position %zu; only 0 and 1 are allowed.",
-                            where, utf8_char_shown(s + j, len - j, &taken, shown), j + 1);
+                            where, utf8_char_shown(s + j, len - j, NULL, shown), j + 1);
     if (len != (size_t)n)
         return api_fail(err, API_INVALID_BOARD, path,
                         "%s has %zu characters; every row must have %d, as many as there are rows.",

@@ -57,7 +57,7 @@ const char *utf8_char_shown(const char *s, size_t avail, size_t *len, char out[U
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t n = avail && u[0] >= 0x80 ? utf8_sequence_len(u, avail) : 0;
-    *len = n ? n : 1;
+    if (len) *len = n ? n : 1;
     if (!n) {
         char byte[5];
         snprintf(out, UTF8_CHAR_SHOWN_MAX, "'%s'", utf8_byte_shown(avail ? u[0] : 0, byte));

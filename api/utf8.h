@@ -25,7 +25,7 @@ const char *utf8_byte_shown(unsigned char c, char out[5]);
 /* The character that starts at s (avail bytes) for a message, quoted: printable ASCII as
  * itself ('x'), a valid character of several bytes as itself with its code point ('é' (U+00E9):
  * an invisible one such as a BOM is seen too), anything else as its first byte ('\xHH'). *len
- * gets the bytes it takes (1 for a byte shown alone). Returns out. */
+ * (when len is not NULL) gets the bytes it takes, 1 for a byte shown alone. Returns out. */
 #define UTF8_CHAR_SHOWN_MAX 24
 const char *utf8_char_shown(const char *s, size_t avail, size_t *len,
                             char out[UTF8_CHAR_SHOWN_MAX]);

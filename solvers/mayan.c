@@ -21,7 +21,8 @@
  *     every colour's spread valid by itself (the cascade moves nothing sideways). Both are
  *     tested on a few cells and bit masks before any copying. So with two moves left, the
  *     first move must leave at most two colours out of place, and two only if one swap of
- *     them can mend both (last_pair_possible, pair_blocked).
+ *     them can mend both (last_pair_possible, pair_blocked); and a board with two moves left
+ *     must have its colours out of place mendable by two moves (two_moves_possible).
  *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
  *     path that could be reordered into a smaller one reaching the same board is skipped (the
  *     smaller one came first and found nothing; reached_before, pair_reached_before).
@@ -311,26 +312,43 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
 {
     int w = s->width;
     column child[MAYAN_MAX_SIDE];
+    if (swapping)
+        swap(col, w, x, y, v, u, child);
+    else
+        drag(col, w, x, y, v, x + dir, child);
+    int lo = dir > 0 ? x : x - 1, hi = lo + 1;
     if (!s->bound->direct) {
         /* Only where the direct table answers: on wide boards the programme for every new
          * spread costs more than the rounds it saves (16 x 16, n = 3: 3x the instructions). */
-        if (swapping)
-            swap(col, w, x, y, v, u, child);
-        else
-            drag(col, w, x, y, v, x + dir, child);
-        int lo = dir > 0 ? x : x - 1;
-        return settle(child, w, lo, lo + 1, NULL) && board_empty(child, w);
+        return settle(child, w, lo, hi, NULL, false) && board_empty(child, w);
     }
+    uint64_t mark[5];
+    /* A drag may make no run at all: known before the counts are copied. */
+    bool narrow = s->cell_bits == 3;
+    if (w == 5 && !runs5(child, mark, narrow)) return false;
     mayan_counts now[MAYAN_MAX_COLOUR + 1];
     memcpy(now, cc, sizeof now);
     now[v] += one_at(x + dir) - one_at(x);
-    if (swapping) {
-        now[u] += one_at(x) - one_at(x + 1);
-        swap(col, w, x, y, v, u, child);
-    } else {
-        drag(col, w, x, y, v, x + dir, child);
+    if (swapping) now[u] += one_at(x) - one_at(x + 1);
+    if (w == 5) {
+        /* Each round's counts are tested before its blocks fall: most plays stop there. */
+        do {
+            unsigned lost = 0;
+            for (int cx = 0; cx < 5; cx++)
+                for (uint64_t m = mark[cx]; m; m &= m - 1) {
+                    unsigned c = col_get(child[cx], __builtin_ctzll(m) / 4);
+                    now[c] -= one_at(cx);
+                    lost |= 1u << c;
+                }
+            for (; lost; lost &= lost - 1) {
+                unsigned c = (unsigned)__builtin_ctz(lost);
+                if (now[c] && !mayan_spread_valid(s->bound, now[c])) return false;
+            }
+            for (int cx = 0; cx < 5; cx++)
+                if (mark[cx]) child[cx] = col_compact(child[cx], mark[cx], NULL, 0);
+        } while (runs5(child, mark, narrow));
+        return board_empty(child, w);
     }
-    int lo = dir > 0 ? x : x - 1, hi = lo + 1;
     unsigned lost = 0;
     if (!settle_round(child, w, &lo, &hi, now, &lost)) return false;
     do {
@@ -413,8 +431,8 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
         if (bad == 0) {
             uint64_t movable = x > 0 ? ~rows_below(hl) : 0;
             if (x + 1 < w)
-                movable |=
-                    ~rows_below(hr) | (swap_run_rows(col, w, x) & ~nib_same(col[x], col[x + 1]));
+                movable |= ~rows_below(hr) | (swap_run_rows(col, w, x, s->cell_bits == 3) &
+                                              ~nib_same(col[x], col[x + 1]));
             rows &= movable;
         }
         for (; rows; rows &= rows - 1) {
@@ -453,11 +471,13 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
  * order, but the tests come before the cells, for all rows of a column at once. Which single
  * shifts keep a colour's spread valid is one look-up per colour (mayan_shift_mask); which swaps
  * make a run, a few word operations per border (swap_run_rows). Only the moves left after that
- * are played out. */
-static bool last_move_direct(search *s, const column *col, const mayan_counts *cc, unsigned invalid,
-                             int ply)
+ * are played out. Inlined twice: for the contest's width of 5, where the loops unroll, and for
+ * the others. */
+static inline __attribute__((always_inline)) bool last_move_direct_w(search *s, const column *col,
+                                                                     const mayan_counts *cc,
+                                                                     unsigned invalid, int ply,
+                                                                     const int w)
 {
-    int w = s->width;
     /* of[v][x]: the cells of colour v in column x; right[x] / left[x]: the cells of column x
      * whose block may go to x + 1 / x - 1 (its colour's spread is then valid). */
     uint64_t of[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
@@ -482,7 +502,9 @@ static bool last_move_direct(search *s, const column *col, const mayan_counts *c
         uint64_t to_right = 0, to_left = 0;
         if (x + 1 < w) {
             uint64_t swaps = right[x] & left[x + 1] & (only[x] | only[x + 1]);
-            if (swaps) swaps &= ~nib_same(col[x], col[x + 1]) & swap_run_rows(col, w, x);
+            if (swaps)
+                swaps &=
+                    ~nib_same(col[x], col[x + 1]) & swap_run_rows(col, w, x, s->cell_bits == 3);
             to_right = swaps | (right[x] & only[x] & ~rows_below(hr));
         }
         if (x > 0) to_left = left[x] & only[x] & ~rows_below(hl);
@@ -515,16 +537,23 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
     if (!s->bound->direct) return last_move_with(s, col, cc, d, ply, false);
     unsigned invalid = out_of_place_mask(d);
     if (invalid & (invalid - 1)) return last_move_with(s, col, cc, d, ply, true); /* 2 or more */
-    return last_move_direct(s, col, cc, invalid, ply);
+    if (s->width == 5) return last_move_direct_w(s, col, cc, invalid, ply, 5);
+    return last_move_direct_w(s, col, cc, invalid, ply, s->width);
+}
+
+/* Whether one swap across a border, a block of one colour each way, leaves both spreads valid,
+ * from the two colours' mayan_shift_mask. */
+static inline bool masks_mend(unsigned ma, unsigned mb)
+{
+    return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
 }
 
 /* Whether one swap of a block of colour a (counts ca) with one of b (cb) across one border
  * leaves both spreads valid: one look-up per colour (mayan_shift_mask, mayan_wide_shifts). */
-static bool pair_mendable(search *s, mayan_counts ca, mayan_counts cb)
+static inline bool pair_mendable(search *s, mayan_counts ca, mayan_counts cb)
 {
     if (s->bound->direct) {
-        unsigned ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
-        return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
+        return masks_mend(mayan_shift_mask(s->bound, ca), mayan_shift_mask(s->bound, cb));
     }
     uint32_t ma = mayan_wide_shifts(s->bound, ca), mb = mayan_wide_shifts(s->bound, cb);
     return ((ma & (mb >> MAYAN_WIDE_LEFT)) | (mb & (ma >> MAYAN_WIDE_LEFT))) & 0x7FFFu;
@@ -568,6 +597,49 @@ static inline bool two_shifts_valid(search *s, mayan_counts c, int b1, int b2)
     return mayan_spread_valid(s->bound, c);
 }
 
+/* The shift of bit `bit` of mayan_shift_mask applied to counts c. */
+static inline mayan_counts shifted(mayan_counts c, int bit)
+{
+    int from = bit < 4 ? bit : bit - 3, to = bit < 4 ? bit + 1 : bit - 4;
+    return c + one_at(to) - one_at(from);
+}
+
+/* With two moves left and exactly two colours out of place, a (D = da, counts ca) and b: can two
+ * moves make both spreads valid? D = 1 means one shift mends the colour (its mayan_shift_mask is
+ * not 0), so two such colours can be mended one per move. A colour with D = 2 needs a shift from
+ * each move: the first shifts it (and b as well when b also has D = 2: a swap of the two across
+ * one border), and the last must then mend it, and b if b is still out of place, by one swap of
+ * the two. What the first move does to other colours is left out, so this says "possible" too
+ * often, never too seldom. Sound on counts before settling, as last_pair_possible. */
+static bool pair_in_two(search *s, int da, mayan_counts ca, int db, mayan_counts cb)
+{
+    if (da == 1 && db == 1) return true;
+    if (da == 1) {
+        mayan_counts c = ca;
+        ca = cb, cb = c, db = 1;
+    }
+    unsigned mask_b = db == 1 ? mayan_shift_mask(s->bound, cb) : 0;
+    for (int bit = 0; bit < 8; bit++) {
+        int x = bit & 3;
+        if (x + 1 >= s->width) continue;
+        int from = bit < 4 ? x : x + 1, to = bit < 4 ? x + 1 : x;
+        if (!(ca >> (4 * from) & 15)) continue;
+        /* a is still out of place after one shift (D = 2): the last move must shift it again */
+        unsigned mask_a = mayan_shift_mask(s->bound, shifted(ca, bit));
+        if (!mask_a) continue;
+        /* b left alone (D = 1): one swap mends both */
+        if (mask_b && masks_mend(mask_a, mask_b)) return true;
+        /* a swap, b's block going the other way: b is then in place, or the last swap mends both */
+        if (cb >> (4 * to) & 15) {
+            mayan_counts b1 = shifted(cb, bit < 4 ? bit + 4 : bit - 4);
+            if (mayan_spread_valid(s->bound, b1) ||
+                masks_mend(mask_a, mayan_shift_mask(s->bound, b1)))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* With two moves left on boards of at most 5 columns (the direct tables): can two moves make
  * every spread valid? Each colour out of place (D > 0) must be shifted by one of the two moves,
  * and a move shifts one block of at most two colours. A colour shifted by one move only must be
@@ -576,19 +648,24 @@ static inline bool two_shifts_valid(search *s, mayan_counts c, int b1, int b2)
  *   four out of place: two swaps, each of a pair that it mends (three ways to pair them);
  *   three, p q r: either all have D = 1 and one swap mends two of them, or one of them, p, is
  *   shifted by both moves, swapped once with q and once with r: q and r valid after their
- *   shift, p after both.
+ *   shift, p after both;
+ *   two: pair_in_two.
  * With fewer out of place it says nothing. */
 static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned char *d)
 {
     unsigned invalid = out_of_place_mask(d);
-    int count = __builtin_popcount(invalid);
+    int count = out_of_place(d);
+    if (count == 2) {
+        unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
+        return pair_in_two(s, d[a], cc[a], d[b], cc[b]);
+    }
     if (count < 3) return true;
     unsigned c[4], mask[4];
     for (int i = 0; i < count; i++, invalid &= invalid - 1) {
         c[i] = (unsigned)__builtin_ctz(invalid);
         mask[i] = mayan_shift_mask(s->bound, cc[c[i]]);
     }
-#define MENDS(i, j) (((mask[i] & (mask[j] >> 4)) | (mask[j] & (mask[i] >> 4))) & 0xFu)
+#define MENDS(i, j) masks_mend(mask[i], mask[j])
     if (count == 4)
         return (MENDS(0, 1) && MENDS(2, 3)) || (MENDS(0, 2) && MENDS(1, 3)) ||
                (MENDS(0, 3) && MENDS(1, 2));
@@ -676,7 +753,9 @@ static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsig
     mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
     memcpy(moved_cc, child_cc, sizeof moved_cc);
     /* An empty board allows no move. */
-    if (settle(child, s->width, lo, lo + 1, child_cc) && board_empty(child, s->width)) return false;
+    if (settle(child, s->width, lo, lo + 1, child_cc, s->cell_bits == 3) &&
+        board_empty(child, s->width))
+        return false;
     /* Settling only removes lines, so it may raise D but never lowers it: check again. */
     spreads moved_d;
     memcpy(moved_d, child_d, sizeof moved_d);
@@ -1136,7 +1215,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
     column col[MAYAN_MAX_SIDE] = {0};
     for (int x = 0; x < board->width; x++)
         for (int y = 0; y < board->height; y++) col[x] |= (column)board->cell[x][y] << (4 * y);
-    settle(col, board->width, 0, board->width - 1, NULL);
+    settle(col, board->width, 0, board->width - 1, NULL, false);
     /* Counted after settling: a still column holds at most 11 blocks of one colour. */
     mayan_counts cc[MAYAN_MAX_COLOUR + 1] = {0};
     int colours = 0;

@@ -125,15 +125,66 @@ static inline bool settle_round(column *col, int width, int *lo_io, int *hi_io, 
     return true;
 }
 
+/* Bit 3 of each nibble set where that nibble of v is nonzero, for nibbles of at most 7 (no
+ * carry leaves a nibble): two operations where nib_nonzero takes five. */
+static inline uint64_t nib_nonzero7(uint64_t v)
+{
+    return (v + 0x7777777777777777ULL) & 0x8888888888888888ULL;
+}
+
+/* The runs of a board of five columns (the contest's width), looking at all of it: on a still
+ * board every run is a new one, so the whole board gives the same marks as settle_round's
+ * windows, and with the width fixed there is no loop to run (about half the instructions).
+ * mark[x]: bit 0 of each nibble of column x that vanishes; false when nothing does. `narrow`:
+ * no cell exceeds 7, so nib_nonzero7 may stand for nib_nonzero (the masks then have bit 3 of
+ * each nibble until the end). */
+static inline __attribute__((always_inline)) bool runs5(const column *col, uint64_t *mark,
+                                                        bool narrow)
+{
+    uint64_t occ[5], same[4]; /* same[x]: the same block in columns x and x + 1 */
+    for (int x = 0; x < 5; x++) {
+        uint64_t c = col[x];
+        occ[x] = narrow ? nib_nonzero7(c) : nib_nonzero(c);
+        uint64_t e = ~(narrow ? nib_nonzero7(c ^ (c >> 4)) : nib_nonzero(c ^ (c >> 4))) & occ[x];
+        uint64_t r = e & (e >> 4);
+        mark[x] = r | r << 4 | r << 8;
+        if (x < 4) {
+            uint64_t t = c ^ col[x + 1];
+            same[x] = ~(narrow ? nib_nonzero7(t) : nib_nonzero(t)) & occ[x];
+        }
+    }
+    uint64_t h0 = same[0] & same[1], h1 = same[1] & same[2], h2 = same[2] & same[3];
+    mark[0] |= h0, mark[1] |= h0 | h1, mark[2] |= h0 | h1 | h2, mark[3] |= h1 | h2, mark[4] |= h2;
+    if (narrow)
+        for (int x = 0; x < 5; x++) mark[x] >>= 3;
+    return mark[0] | mark[1] | mark[2] | mark[3] | mark[4];
+}
+
+/* settle_round on a board of five columns (runs5). */
+static inline __attribute__((always_inline)) bool settle_round5(column *col, mayan_counts *cc,
+                                                                bool narrow)
+{
+    uint64_t mark[5];
+    if (!runs5(col, mark, narrow)) return false;
+    for (int x = 0; x < 5; x++)
+        if (mark[x]) col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
+    return true;
+}
+
 /* Vanishes runs until the board is still; returns true when anything vanished.
  *
  * Only columns lo..hi changed since the board was last still, so every new run has a cell
  * there: vertical runs are looked for in lo..hi only, horizontal ones in the windows of three
  * columns that overlap lo..hi. After a removal, the columns that lost blocks are the new
- * range (a run of cells that did not move would have vanished in the round before). */
-static inline bool settle(column *col, int width, int lo, int hi, mayan_counts *cc)
+ * range (a run of cells that did not move would have vanished in the round before). Boards of
+ * five columns are looked at whole (settle_round5). */
+static inline bool settle(column *col, int width, int lo, int hi, mayan_counts *cc, bool narrow)
 {
     bool any = false;
+    if (width == 5) {
+        while (settle_round5(col, cc, narrow)) any = true;
+        return any;
+    }
     while (settle_round(col, width, &lo, &hi, cc, NULL)) any = true;
     return any;
 }
@@ -167,22 +218,31 @@ static inline bool swap_makes_run(const column *col, int width, int x, int y, un
     return (ea & (ea >> 4)) | (eb & (eb >> 4));
 }
 
+/* nib_same with the flag in bit 3 of each nibble, for nibbles of at most 7 (nib_nonzero7). */
+static inline uint64_t nib_same7(uint64_t a, uint64_t b)
+{
+    return ~nib_nonzero7(a ^ b) & nib_nonzero7(a);
+}
+
 /* swap_makes_run for every row of the border x | x + 1 at once: bit 0 of row y's nibble set when
  * swapping (x, y) with (x + 1, y) would make a run. Meaningful only on a still board and on
- * rows where both cells hold blocks of different colours. */
-static inline uint64_t swap_run_rows(const column *col, int width, int x)
+ * rows where both cells hold blocks of different colours. `narrow`: no cell exceeds 7 (the
+ * flags are then worked out in bit 3, nib_same7). */
+static inline uint64_t swap_run_rows(const column *col, int width, int x, bool narrow)
 {
+#define SAME(p, q) (narrow ? nib_same7(p, q) : nib_same(p, q))
     column a = col[x], b = col[x + 1];
     /* b's block lands in column x between a's blocks above and below, a's in column x + 1. */
-    uint64_t d1 = nib_same(a << 4, b), d2 = nib_same(a << 8, b);
-    uint64_t u1 = nib_same(a >> 4, b), u2 = nib_same(a >> 8, b);
+    uint64_t d1 = SAME(a << 4, b), d2 = SAME(a << 8, b);
+    uint64_t u1 = SAME(a >> 4, b), u2 = SAME(a >> 8, b);
     uint64_t r = (d1 & (d2 | u1)) | (u1 & u2);
-    d1 = nib_same(b << 4, a), d2 = nib_same(b << 8, a);
-    u1 = nib_same(b >> 4, a), u2 = nib_same(b >> 8, a);
+    d1 = SAME(b << 4, a), d2 = SAME(b << 8, a);
+    u1 = SAME(b >> 4, a), u2 = SAME(b >> 8, a);
     r |= (d1 & (d2 | u1)) | (u1 & u2);
-    if (x >= 2) r |= nib_same(col[x - 1], b) & nib_same(col[x - 2], b);
-    if (x + 3 < width) r |= nib_same(col[x + 2], a) & nib_same(col[x + 3], a);
-    return r;
+    if (x >= 2) r |= SAME(col[x - 1], b) & SAME(col[x - 2], b);
+    if (x + 3 < width) r |= SAME(col[x + 2], a) & SAME(col[x + 3], a);
+#undef SAME
+    return narrow ? r >> 3 : r;
 }
 
 static inline void swap_cells(column *col, int x, int y)

@@ -651,25 +651,18 @@ static bool pair_in_two(search *s, int da, mayan_counts ca, int db, mayan_counts
  *   shift, p after both;
  *   two: pair_in_two.
  * With fewer out of place it says nothing. */
-static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned char *d)
+static bool two_moves_possible_of(search *s, int count, const mayan_counts *c,
+                                  const unsigned char *dd)
 {
-    unsigned invalid = out_of_place_mask(d);
-    int count = out_of_place(d);
-    if (count == 2) {
-        unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
-        return pair_in_two(s, d[a], cc[a], d[b], cc[b]);
-    }
+    if (count == 2) return pair_in_two(s, dd[0], c[0], dd[1], c[1]);
     if (count < 3) return true;
-    unsigned c[4], mask[4];
-    for (int i = 0; i < count; i++, invalid &= invalid - 1) {
-        c[i] = (unsigned)__builtin_ctz(invalid);
-        mask[i] = mayan_shift_mask(s->bound, cc[c[i]]);
-    }
+    unsigned mask[4];
+    for (int i = 0; i < count; i++) mask[i] = mayan_shift_mask(s->bound, c[i]);
 #define MENDS(i, j) masks_mend(mask[i], mask[j])
     if (count == 4)
         return (MENDS(0, 1) && MENDS(2, 3)) || (MENDS(0, 2) && MENDS(1, 3)) ||
                (MENDS(0, 3) && MENDS(1, 2));
-    if (d[c[0]] == 1 && d[c[1]] == 1 && d[c[2]] == 1 && (MENDS(0, 1) || MENDS(0, 2) || MENDS(1, 2)))
+    if (dd[0] == 1 && dd[1] == 1 && dd[2] == 1 && (MENDS(0, 1) || MENDS(0, 2) || MENDS(1, 2)))
         return true;
 #undef MENDS
     for (int p = 0; p < 3; p++) {
@@ -677,10 +670,35 @@ static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned
                  with_r = partner_shifts(mask[(p + 2) % 3]);
         for (unsigned b1 = with_q; b1; b1 &= b1 - 1)
             for (unsigned b2 = with_r; b2; b2 &= b2 - 1)
-                if (two_shifts_valid(s, cc[c[p]], __builtin_ctz(b1), __builtin_ctz(b2)))
-                    return true;
+                if (two_shifts_valid(s, c[p], __builtin_ctz(b1), __builtin_ctz(b2))) return true;
     }
     return false;
+}
+
+/* two_moves_possible for the child that a move of a block of v (and, for a swap, of one of u;
+ * else u is 0) leaves, asked before the child is made: the node's counts cc and D d (colours
+ * out of place: `invalid`), but v and u at cv, dv and cu, du. Sound before the child settles,
+ * as last_pair_possible; a child the move leaves with more than four colours out of place has
+ * already failed the sum of D. */
+static bool two_moves_possible_after(search *s, const mayan_counts *cc, const unsigned char *d,
+                                     unsigned invalid, unsigned v, mayan_counts cv, int dv,
+                                     unsigned u, mayan_counts cu, int du)
+{
+    unsigned out = (invalid & ~(1u << v | 1u << u)) | (dv ? 1u << v : 0) | (du ? 1u << u : 0);
+    mayan_counts c[4];
+    unsigned char dd[4];
+    int count = 0;
+    for (; out && count < 4; out &= out - 1, count++) {
+        unsigned k = (unsigned)__builtin_ctz(out);
+        c[count] = k == v ? cv : k == u ? cu : cc[k];
+        dd[count] = (unsigned char)(k == v ? dv : k == u ? du : d[k]);
+    }
+    return !out && two_moves_possible_of(s, count, c, dd);
+}
+
+static bool two_moves_possible(search *s, const mayan_counts *cc, const unsigned char *d)
+{
+    return two_moves_possible_after(s, cc, d, out_of_place_mask(d), 0, 0, 0, 0, 0, 0);
 }
 
 /* With two moves left and exactly two colours a, b out of place: can no swap of a block of a
@@ -812,7 +830,7 @@ static bool push_child(search *s, pending *p, int *count, int batch, bool still,
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
-    if (left == 3 && s->bound->direct && !two_moves_possible(s, c->cc, c->d)) {
+    if (left == 3 && s->bound->direct && !still && !two_moves_possible(s, c->cc, c->d)) {
         s->bound_cuts++;
         return false;
     }
@@ -1034,7 +1052,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
      * moves (pair_blocked, below). */
     bool blocked = left == 2 && sum <= 2 * cap && pair_blocked(s, cc, d);
     bool pair_last = left == 2;
-    unsigned invalid_now = pair_last ? out_of_place_mask(d) : 0;
+    /* With three moves left, children must pass two_moves_possible: asked here on the counts
+     * the move leaves, before the child is made (push_child asks again once a run vanished). */
+    bool two_last = left == 3 && s->bound->direct;
+    unsigned invalid_now = pair_last || two_last ? out_of_place_mask(d) : 0;
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
@@ -1070,6 +1091,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         of_a[w] = of_b[w] = 0;
     }
     for (int x = 0; x < columns; x++) {
+        /* Which swaps across this border make a run: all rows at once (swap_run_rows), asked
+         * at the first swap that passes the bound. */
+        uint64_t run_rows = 0;
+        bool run_rows_known = false;
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
@@ -1097,7 +1122,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 if (u == v) {
                     /* An equal swap changes nothing: the first one stands for all. */
                     pass = !noop_tried && !over && sum <= 2 * cap && !blocked &&
-                           (!pair_last || last_pair_possible(s, cc, invalid_now, 0, 0, 0, 0));
+                           (!pair_last || last_pair_possible(s, cc, invalid_now, 0, 0, 0, 0)) &&
+                           (!two_last || two_moves_possible(s, cc, d));
                     noop_tried = true;
                 } else {
                     dv = shifted_right(s, cc, &sb, v, x);
@@ -1116,11 +1142,19 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                                                   cc[v] + one_at(x + 1) - one_at(x), u,
                                                   u ? cc[u] + one_at(x) - one_at(x + 1) : 0);
                     }
+                    if (pass && two_last)
+                        pass = two_moves_possible_after(
+                            s, cc, d, invalid_now, v, cc[v] + one_at(x + 1) - one_at(x), dv, u,
+                            u ? cc[u] + one_at(x) - one_at(x + 1) : 0, du);
                     if (!pass) s->bound_cuts++;
                 }
                 bool still = u == v;
                 if (pass && swapping && u != v) {
-                    still = !swap_makes_run(col, w, x, y, v, u);
+                    if (!run_rows_known) {
+                        run_rows = swap_run_rows(col, w, x, s->cell_bits == 3);
+                        run_rows_known = true;
+                    }
+                    still = !(run_rows >> (4 * y) & 1);
                     if (still &&
                         (reached_before(s, ply, x, y) || pair_reached_before(s, col, ply, x, y))) {
                         s->commute_cuts++;
@@ -1157,7 +1191,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     (blocked && !d[v]) ||
                     (pair_last &&
                      !last_pair_possible(s, cc, (invalid_now & ~(1u << v)) | (dv ? 1u << v : 0), v,
-                                         cc[v] + one_at(x - 1) - one_at(x), 0, 0))) {
+                                         cc[v] + one_at(x - 1) - one_at(x), 0, 0)) ||
+                    (two_last &&
+                     !two_moves_possible_after(s, cc, d, invalid_now, v,
+                                               cc[v] + one_at(x - 1) - one_at(x), dv, 0, 0, 0))) {
                     s->bound_cuts++;
                     continue;
                 }

@@ -481,14 +481,17 @@ static inline __attribute__((always_inline)) bool last_move_direct_w(search *s, 
     /* of[v][x]: the cells of colour v in column x; right[x] / left[x]: the cells of column x
      * whose block may go to x + 1 / x - 1 (its colour's spread is then valid). */
     uint64_t of[MAYAN_MAX_COLOUR + 1][MAYAN_MAX_SIDE];
-    uint64_t right[MAYAN_MAX_SIDE + 1] = {0}, left[MAYAN_MAX_SIDE] = {0};
+    uint64_t right[MAYAN_MAX_SIDE + 1], left[MAYAN_MAX_SIDE];
+    for (int x = 0; x < w; x++) right[x] = left[x] = 0;
+    right[w] = 0;
     for (int v = 1; v <= s->colours; v++) {
         if (!cc[v]) continue;
         unsigned shifts = mayan_shift_mask(s->bound, cc[v]);
         for (int x = 0; x < w; x++) {
+            /* masks, not branches: which shifts pass is as good as random */
             of[v][x] = nib_is(col[x], (unsigned)v);
-            if (shifts >> x & 1u) right[x] |= of[v][x];
-            if (x > 0 && shifts >> (3 + x) & 1u) left[x] |= of[v][x];
+            right[x] |= of[v][x] & (0 - (uint64_t)(shifts >> x & 1u));
+            if (x > 0) left[x] |= of[v][x] & (0 - (uint64_t)(shifts >> (3 + x) & 1u));
         }
     }
     /* With one colour a out of place, a drag must shift a and a swap a block of a. */

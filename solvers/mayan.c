@@ -28,7 +28,8 @@
  *     smaller one came first and found nothing; reached_before, pair_reached_before).
  *
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
- * only the columns that changed (and their neighbours, for rows) are scanned.
+ * only the columns that changed (and their neighbours, for rows) are scanned; boards of the
+ * contest's five columns are scanned whole, which is as cheap with no loop (runs5).
  *
  * A search that runs long may get a helper thread (struct helper below): it proves failures
  * into the same table from the other end of the root's children; the answer stays this order's.
@@ -58,6 +59,7 @@ typedef struct search {
     int colours;   /* the highest colour on the board */
     int key_words; /* the table key: the board packed by mayan_key_pack */
     int cell_bits; /* 3 when no colour exceeds 7, else 4 */
+    bool narrow;   /* cell_bits is 3: nib_nonzero7 may stand for nib_nonzero (mayan_columns.h) */
     budget *b;
     bool use_table;
     int table_from;          /* the fewest moves left that the table records */
@@ -324,8 +326,7 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
     }
     uint64_t mark[5];
     /* A drag may make no run at all: known before the counts are copied. */
-    bool narrow = s->cell_bits == 3;
-    if (w == 5 && !runs5(child, mark, narrow)) return false;
+    if (w == 5 && !runs5(child, mark, s->narrow)) return false;
     mayan_counts now[MAYAN_MAX_COLOUR + 1];
     memcpy(now, cc, sizeof now);
     now[v] += one_at(x + dir) - one_at(x);
@@ -346,7 +347,7 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
             }
             for (int cx = 0; cx < 5; cx++)
                 if (mark[cx]) child[cx] = col_compact(child[cx], mark[cx], NULL, 0);
-        } while (runs5(child, mark, narrow));
+        } while (runs5(child, mark, s->narrow));
         return board_empty(child, w);
     }
     unsigned lost = 0;
@@ -431,8 +432,8 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
         if (bad == 0) {
             uint64_t movable = x > 0 ? ~rows_below(hl) : 0;
             if (x + 1 < w)
-                movable |= ~rows_below(hr) | (swap_run_rows(col, w, x, s->cell_bits == 3) &
-                                              ~nib_same(col[x], col[x + 1]));
+                movable |= ~rows_below(hr) |
+                           (swap_run_rows(col, w, x, s->narrow) & ~nib_same(col[x], col[x + 1]));
             rows &= movable;
         }
         for (; rows; rows &= rows - 1) {
@@ -505,9 +506,7 @@ static inline __attribute__((always_inline)) bool last_move_direct_w(search *s, 
         uint64_t to_right = 0, to_left = 0;
         if (x + 1 < w) {
             uint64_t swaps = right[x] & left[x + 1] & (only[x] | only[x + 1]);
-            if (swaps)
-                swaps &=
-                    ~nib_same(col[x], col[x + 1]) & swap_run_rows(col, w, x, s->cell_bits == 3);
+            if (swaps) swaps &= ~nib_same(col[x], col[x + 1]) & swap_run_rows(col, w, x, s->narrow);
             to_right = swaps | (right[x] & only[x] & ~rows_below(hr));
         }
         if (x > 0) to_left = left[x] & only[x] & ~rows_below(hl);
@@ -774,8 +773,7 @@ static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsig
     mayan_counts moved_cc[MAYAN_MAX_COLOUR + 1];
     memcpy(moved_cc, child_cc, sizeof moved_cc);
     /* An empty board allows no move. */
-    if (settle(child, s->width, lo, lo + 1, child_cc, s->cell_bits == 3) &&
-        board_empty(child, s->width))
+    if (settle(child, s->width, lo, lo + 1, child_cc, s->narrow) && board_empty(child, s->width))
         return false;
     /* Settling only removes lines, so it may raise D but never lowers it: check again. */
     spreads moved_d;
@@ -1154,7 +1152,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 bool still = u == v;
                 if (pass && swapping && u != v) {
                     if (!run_rows_known) {
-                        run_rows = swap_run_rows(col, w, x, s->cell_bits == 3);
+                        run_rows = swap_run_rows(col, w, x, s->narrow);
                         run_rows_known = true;
                     }
                     still = !(run_rows >> (4 * y) & 1);
@@ -1272,6 +1270,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
                 .height = board->height,
                 .colours = colours,
                 .cell_bits = colours <= 7 ? 3 : 4,
+                .narrow = colours <= 7,
                 .key_words = mayan_key_words(board->width, board->height, colours <= 7 ? 3 : 4),
                 .table_from = MAYAN_TABLE_FROM,
                 .table = &table,

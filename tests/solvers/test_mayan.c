@@ -958,8 +958,9 @@ START_TEST(swap_run_rows_matches_one_row)
         tboard t = random_board(w, h, h, 2 + rnd(3));
         t_settle(&t);
         bool narrow = i % 2;
-        for (int x = 0; x < w && !narrow; x++)
-            for (int y = 0; y < h; y++) t.g[x][y] += t.g[x][y] ? 7 : 0;
+        if (!narrow)
+            for (int x = 0; x < w; x++)
+                for (int y = 0; y < h; y++) t.g[x][y] += t.g[x][y] ? 7 : 0;
         column col[MAYAN_MAX_SIDE] = {0};
         for (int x = 0; x < w; x++)
             for (int y = 0; y < h; y++) col[x] |= (column)t.g[x][y] << (4 * y);

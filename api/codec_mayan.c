@@ -65,11 +65,13 @@ static bool columns_fit_schema(json_t *columns, api_error *err)
 static bool columns_fit_board(json_t *columns, mayan_board *board, api_error *err)
 {
     char path[API_PATH_MAX], cell_path[API_PATH_MAX];
-    if (json_array_size(columns) != (size_t)board->width)
+    size_t given = json_array_size(columns);
+    if (given != (size_t)board->width)
         return api_fail(err, API_INVALID_BOARD, "/columns",
-                        "The board is %d columns wide but %zu columns were given; give one array "
-                        "per column (an empty array for an empty column), or set \"width\".",
-                        board->width, json_array_size(columns));
+                        "The board is %d column%s wide but %zu %s given; give one array per "
+                        "column (an empty array for an empty column), or set \"width\".",
+                        board->width, api_plural(board->width), given,
+                        given == 1 ? "column was" : "columns were");
     size_t i, j;
     json_t *column, *value;
     json_array_foreach(columns, i, column)
@@ -77,8 +79,8 @@ static bool columns_fit_board(json_t *columns, mayan_board *board, api_error *er
         api_path_index(path, sizeof path, "/columns", i);
         if (json_array_size(column) > (size_t)board->height)
             return api_fail(err, API_INVALID_BOARD, path,
-                            "Column %zu holds %zu blocks but the board is %d rows high.", i,
-                            json_array_size(column), board->height);
+                            "Column %zu holds %zu blocks but the board is %d row%s high.", i,
+                            json_array_size(column), board->height, api_plural(board->height));
         json_array_foreach(column, j, value)
         {
             long long v = 0;

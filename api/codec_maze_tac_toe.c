@@ -103,9 +103,9 @@ static bool check_row(maze_job *job, int r, const char *text, size_t len, const 
             return fail_board(err, at, what);
         }
         snprintf(what, sizeof what,
-                 "maze row %d has %zu characters, but a maze of %d rows needs %d in every row "
+                 "maze row %d has %zu character%s, but a maze of %d rows needs %d in every row "
                  "(N rows of 3N characters, 3 per cell).",
-                 r + 1, len, n, 3 * n);
+                 r + 1, len, api_plural((long long)len), n, 3 * n);
         return fail_board(err, at, what);
     }
     for (int c = 0; c < n; c++) {
@@ -177,8 +177,8 @@ static void *maze_from_json(json_t *body, api_error *err)
     if (!fields_bool(body, "", "boards", false, &want_boards, err)) return NULL;
     if (count < MAZE_TAC_TOE_MIN_N || count > MAZE_TAC_TOE_MAX_N) {
         api_fail(err, API_INVALID_BOARD, "/maze",
-                 "The maze has %zu rows; an N x N maze needs N from %d to %d rows.", count,
-                 MAZE_TAC_TOE_MIN_N, MAZE_TAC_TOE_MAX_N);
+                 "The maze has %zu row%s; an N x N maze needs N from %d to %d rows.", count,
+                 api_plural((long long)count), MAZE_TAC_TOE_MIN_N, MAZE_TAC_TOE_MAX_N);
         return NULL;
     }
     maze_job *job = job_new((int)count, want_boards, err);
@@ -245,8 +245,8 @@ static void *maze_from_text(const char *text, size_t len, api_error *err)
         at.text_line = scan_next_line(&s); /* skips blank lines and leading white space */
         if (s.p == s.end) {
             api_fail(err, API_MALFORMED_TEXT, NULL,
-                     "line %d: the input ends after %d maze rows, but N = %d needs %d rows.",
-                     s.line, r, n, n);
+                     "line %d: the input ends after %d maze row%s, but N = %d needs %d rows.",
+                     s.line, r, api_plural(r), n, n);
             job_free(job);
             return NULL;
         }

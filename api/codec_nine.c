@@ -51,8 +51,9 @@ static bool read_row(uint64_t *m, int i, const char *s, size_t len, int n, const
                             where, utf8_char_shown(s + j, len - j, NULL, shown), j + 1);
     if (len != (size_t)n)
         return api_fail(err, API_INVALID_BOARD, path,
-                        "%s has %zu characters; every row must have %d, as many as there are rows.",
-                        where, len, n);
+                        "%s has %zu character%s; every row must have %d, as many as there are "
+                        "rows.",
+                        where, len, api_plural((long long)len), n);
     uint64_t row = 0;
     for (size_t j = 0; j < len; j++)
         if (s[j] == '1') row |= (uint64_t)1 << j;
@@ -66,8 +67,8 @@ static bool json_matrix(json_t *arr, const char *key, int n, uint64_t *m, api_er
     snprintf(base, sizeof base, "/%s", key);
     if (json_array_size(arr) != (size_t)n)
         return api_fail(err, API_INVALID_BOARD, base,
-                        "\"%s\" has %zu rows but \"a\" has %d; A and B must be the same size.", key,
-                        json_array_size(arr), n);
+                        "\"%s\" has %zu row%s but \"a\" has %d; A and B must be the same size.",
+                        key, json_array_size(arr), api_plural((long long)json_array_size(arr)), n);
     for (int i = 0; i < n; i++) {
         json_t *row = json_array_get(arr, (size_t)i);
         const char *s = json_string_value(row);

@@ -115,9 +115,9 @@ static void *rubiks_from_json(json_t *body, api_error *err)
         if (len != w) {
             api_path_index(row_path, sizeof row_path, "/board", i);
             api_fail(err, API_INVALID_BOARD, row_path,
-                     "Row %zu has %zu numbers but row 0 has %zu: every row must be as long as "
+                     "Row %zu has %zu number%s but row 0 has %zu: every row must be as long as "
                      "the first.",
-                     i, len, w);
+                     i, len, api_plural((long long)len), w);
             return NULL;
         }
     }

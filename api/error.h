@@ -28,6 +28,12 @@ typedef enum api_error_code {
     API_ERROR_CODE_COUNT
 } api_error_code;
 
+/* "s" unless n is 1, for the nouns of messages: "1 row", "2 rows". */
+static inline const char *api_plural(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 #define API_MESSAGE_MAX 320
 #define API_PATH_MAX 128
 

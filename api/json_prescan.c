@@ -78,7 +78,7 @@ bool json_prescan(const char *body, size_t len, const json_prescan_limits *lim, 
                          "This %s is nested %u levels deep; a request to this puzzle nests at "
                          "most %u level%s (see its schema).",
                          c == '{' ? "object" : "array", depth + 1, lim->max_depth,
-                         lim->max_depth == 1 ? "" : "s");
+                         api_plural(lim->max_depth));
                 too_deep = true;
             }
             if (depth < STACK_MAX)

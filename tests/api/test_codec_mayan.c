@@ -198,6 +198,29 @@ START_TEST(json_board_errors)
 }
 END_TEST
 
+/* Messages with counts read as written: one column, not "1 columns". */
+static void expect_message_start(const char *body, const char *start)
+{
+    api_error err;
+    char *out = run(API_FORMAT_JSON, body, -1, &err);
+    ck_assert_ptr_null(out);
+    ck_assert_msg(strncmp(err.message, start, strlen(start)) == 0, "message \"%s\" for %s",
+                  err.message, body);
+}
+
+START_TEST(count_messages)
+{
+    expect_message_start("{\"moves\":1,\"columns\":[[1,1,2]]}",
+                         "The board is 5 columns wide but 1 column was given;");
+    expect_message_start("{\"moves\":1,\"columns\":[]}",
+                         "The board is 5 columns wide but 0 columns were given;");
+    expect_message_start("{\"moves\":1,\"width\":1,\"columns\":[[1],[2]]}",
+                         "The board is 1 column wide but 2 columns were given;");
+    expect_message_start("{\"moves\":1,\"height\":1,\"columns\":[[1,2],[],[],[],[]]}",
+                         "Column 0 holds 2 blocks but the board is 1 row high.");
+}
+END_TEST
+
 START_TEST(text_errors)
 {
     const api_error_code M = API_MALFORMED_TEXT, B = API_INVALID_BOARD;
@@ -325,6 +348,7 @@ int main(void)
     tcase_add_test(tc, padding_and_sizes);
     tcase_add_test(tc, json_schema_errors);
     tcase_add_test(tc, json_board_errors);
+    tcase_add_test(tc, count_messages);
     tcase_add_test(tc, text_errors);
     tcase_add_test(tc, json_and_text_agree);
     tcase_add_test(tc, time_limit);

@@ -302,6 +302,10 @@ START_TEST(json_rule_errors)
     body = json_body(many, 101, NULL);
     expect_error(API_FORMAT_JSON, body, API_INVALID_BOARD, "/maze", "101 rows");
     free(body);
+    static const char *const one[] = {"###"};
+    body = json_body(one, 1, NULL);
+    expect_error(API_FORMAT_JSON, body, API_INVALID_BOARD, "/maze", "The maze has 1 row;");
+    free(body);
 
     struct {
         int row;
@@ -310,6 +314,7 @@ START_TEST(json_rule_errors)
     } cases[] = {
         {3, "###...######M22####", "needs 21"},          /* short line */
         {3, "###...######M22#########", "needs 21"},     /* long line */
+        {3, "#", "has 1 character,"},                    /* one character, not "1 characters" */
         {4, "###BBB###X31###M11###", "row 5, column 4"}, /* unknown cell */
         {4, "###BBB###M41###M11###", "\"M41\""},         /* i out of 1..3 */
         {4, "###BBB###M30###M11###", "\"M30\""},         /* j out of 1..3 */

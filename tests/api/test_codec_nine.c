@@ -329,6 +329,19 @@ START_TEST(odd_bytes_are_quoted_as_hex)
 }
 END_TEST
 
+/* Messages with counts read as written: one row, not "1 rows". */
+START_TEST(counts_of_one_read_as_written)
+{
+    api_error err;
+    ck_assert_ptr_null(run("{\"a\":[\"10\",\"0\"],\"b\":[\"11\",\"11\"]}", API_FORMAT_JSON, &err));
+    ck_assert_str_eq(err.path, "/a/1");
+    ck_assert_msg(strstr(err.message, "has 1 character;") != NULL, "%s", err.message);
+    ck_assert_ptr_null(run("{\"a\":[\"10\",\"00\"],\"b\":[\"11\"]}", API_FORMAT_JSON, &err));
+    ck_assert_str_eq(err.path, "/b");
+    ck_assert_msg(strstr(err.message, "has 1 row but") != NULL, "%s", err.message);
+}
+END_TEST
+
 /* A whole number too large to be exact is out of range, quoted as written, not "a fraction". */
 START_TEST(huge_numbers_are_out_of_range)
 {
@@ -424,6 +437,7 @@ int main(void)
     tcase_add_loop_test(tc, bad_requests_give_their_code_and_path, 0,
                         (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, odd_bytes_are_quoted_as_hex);
+    tcase_add_test(tc, counts_of_one_read_as_written);
     tcase_add_test(tc, size_limits);
     tcase_add_test(tc, random_texts_never_break_the_codec);
     suite_add_tcase(s, tc);

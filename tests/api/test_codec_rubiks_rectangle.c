@@ -409,6 +409,9 @@ static const error_case error_cases[] = {
     {API_FORMAT_TEXT, "1\n\n0 3\n", API_INVALID_BOARD, NULL, "instance 1"},
     {API_FORMAT_TEXT, "1\n\n3 -2\n", API_INVALID_BOARD, NULL, "instance 1"},
     {API_FORMAT_TEXT, "1\n\n2 1\n1 0\n", API_INVALID_BOARD, NULL, "from 1 to 2"},
+    /* one number, not "1 numbers" */
+    {API_FORMAT_JSON, "{\"board\":[[1,2],[3]]}", API_INVALID_BOARD, "/board/1",
+     "Row 1 has 1 number but row 0 has 2"},
 };
 
 START_TEST(error_paths)

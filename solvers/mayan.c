@@ -929,6 +929,18 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
+/* The size a search's failure table grows to, in one pass, just before the helper shares it:
+ * a growth while the table is shared makes the other thread wait while the grower reads buckets
+ * the other has just written. The worst 5 x 7 boards end at 8 MiB with 6 moves and 32 MiB with
+ * 8, so 8 MiB at 6 moves or fewer, doubled for each move more, up to 32 MiB. A search that ends
+ * soon after the helper starts pays for the bigger table's pages, about 1-2 ms
+ * (bench/RESULTS-mayan.md, round 13). */
+static size_t shared_table_bytes(int moves)
+{
+    int doublings = moves <= 6 ? 0 : moves - 6 < 2 ? moves - 6 : 2;
+    return ((size_t)8 << 20) << doublings;
+}
+
 /* Starts the helper of search s; s goes on alone when anything fails. The helper needs an idle
  * core (budget_take_core): a search that finds none asks again after twice the nodes. Tests
  * (mayan_solve_helped with a budget of one thread) start it whatever the cores do. */
@@ -965,6 +977,7 @@ static void helper_start(search *s)
     hs->root_children = malloc(ROOT_CHILDREN_MAX * sizeof *hs->root_children);
     hs->root_descending = true;
     bool bound = hs->root_children && mayan_bound_init(hs->bound, s->width, s->bound_log2);
+    if (bound) mayan_table_grow_to(s->table, shared_table_bytes(s->moves));
     if (bound && mayan_table_share(s->table)) {
         if (s->helper_first) {
             helper_main(h);

@@ -303,27 +303,43 @@ static bool can_grow(const mayan_table *t)
     return mayan_table_bytes(t) <= t->max_bytes / 2;
 }
 
-/* Doubles the table in place (the caller checked can_grow, so the reserved region holds it):
- * an entry of bucket b stays there or moves to b + nbuckets, still zero and only ever reached
- * from b. Bucket b keeps its other entries where they are (lookups scan all its slots). */
-static void grow(mayan_table *t)
+/* Makes the table `factor` (a power of two) times as big, in place (the caller checked that the
+ * reserved region holds it): with nbuckets buckets before, an entry of bucket b stays there or
+ * moves to b + k * nbuckets for some k >= 1, a bucket that is still zero and is only ever reached
+ * from b, so at most WAYS entries go to it. Bucket b keeps its other entries where they are
+ * (lookups scan all its slots). */
+static void grow_by(mayan_table *t, size_t factor)
 {
     size_t old = buckets(t), sw = slot_words(t);
-    atomic_store_explicit(&t->nbuckets, old * 2, memory_order_relaxed);
+    atomic_store_explicit(&t->nbuckets, old * factor, memory_order_relaxed);
     uint64_t key[MAYAN_TABLE_MAX_WORDS];
     for (size_t b = 0; b < old; b++) {
-        uint64_t *bucket = t->slots + b * WAYS * sw, *high = bucket + old * WAYS * sw;
-        int free_high = 0;
+        uint64_t *bucket = t->slots + b * WAYS * sw;
         for (int i = 0; i < WAYS; i++) {
             uint64_t *slot = bucket + (size_t)i * sw;
             if (!slot_mask(t, slot)) continue;
             memcpy(key, slot, sw * sizeof *key);
             key[t->words - 1] &= KEY_LOW;
-            if (bucket_of(t, key) == bucket) continue;
-            memcpy(high + (size_t)free_high++ * sw, slot, sw * sizeof *slot);
+            uint64_t *to = bucket_of(t, key);
+            if (to == bucket) continue;
+            while (slot_mask(t, to)) to += sw;
+            memcpy(to, slot, sw * sizeof *slot);
             memset(slot, 0, sw * sizeof *slot);
         }
     }
+}
+
+static void grow(mayan_table *t)
+{
+    grow_by(t, 2);
+}
+
+void mayan_table_grow_to(mayan_table *t, size_t bytes)
+{
+    if (bytes > t->max_bytes) bytes = t->max_bytes;
+    size_t factor = 1;
+    while (mayan_table_bytes(t) * factor * 2 <= bytes) factor *= 2;
+    if (factor > 1) grow_by(t, factor);
 }
 
 static size_t slots_used(const mayan_table *t)

@@ -68,6 +68,12 @@ void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int 
 /* Asks the memory for key's bucket ahead of mayan_table_failed (a hint; changes nothing). */
 void mayan_table_prefetch(const mayan_table *t, const uint64_t *key);
 
+/* Grows a table that is not shared, in one pass, to the largest size within both `bytes` and
+ * its cap (nothing when it is that big already). A growth while the table is shared costs both
+ * threads dearly (the grower reads buckets the other thread has just written, and the other
+ * waits), so a search grows its table ahead to the size it will likely need before it shares it. */
+void mayan_table_grow_to(mayan_table *t, size_t bytes);
+
 /* Lets a second thread (user 1) use the table at the same time, until mayan_table_unshare:
  * every call then locks the bucket it reads or writes, and a growth waits until the other
  * thread is in no call (mayan_table.c). Call it before the second thread starts, and unshare

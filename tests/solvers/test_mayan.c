@@ -1228,6 +1228,56 @@ START_TEST(table_grows_in_place)
 }
 END_TEST
 
+/* mayan_table_grow_to grows in one pass, by many doublings at once: every entry that was in the
+ * table before is found after it at its depths (and no other depth), keys never added are not
+ * found, the new size is the largest within the request and the cap, and the table goes on
+ * taking entries. */
+START_TEST(table_grows_to_a_size_at_once)
+{
+    mayan_table t;
+    ck_assert(mayan_table_init(&t, 2, (size_t)4 << 20));
+    enum { KEYS = 6000, MORE = 20000 };
+    for (uint64_t i = 0; i < KEYS; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 9));
+    }
+    size_t before = mayan_table_bytes(&t);
+    bool kept[KEYS];
+    for (uint64_t i = 0; i < KEYS; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        kept[i] = mayan_table_failed(&t, 0, k, 1 + (int)(i % 9));
+    }
+    mayan_table_grow_to(&t, before); /* as big already: nothing changes */
+    ck_assert_uint_eq(mayan_table_bytes(&t), before);
+    mayan_table_grow_to(&t, (size_t)3 << 20); /* not a power of two: the largest within it */
+    ck_assert_uint_gt(mayan_table_bytes(&t), (size_t)3 << 19);
+    ck_assert_uint_le(mayan_table_bytes(&t), (size_t)3 << 20);
+    ck_assert_uint_ge(mayan_table_bytes(&t), 8 * before);
+    for (uint64_t i = 0; i < KEYS; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        for (int depth = 1; depth <= 9; depth++)
+            quiet_assert(mayan_table_failed(&t, 0, k, depth) ==
+                         (kept[i] && depth == 1 + (int)(i % 9)));
+        uint64_t never[2] = {i * 0x9E3779B97F4A7C15ULL, 1000 + i % 1000};
+        quiet_assert(!mayan_table_failed(&t, 0, never, 1 + (int)(i % 9)));
+    }
+    mayan_table_grow_to(&t, (size_t)64 << 20); /* beyond the cap: the cap */
+    ck_assert_uint_le(mayan_table_bytes(&t), (size_t)4 << 20);
+    ck_assert_uint_gt(mayan_table_bytes(&t), (size_t)2 << 20);
+    int found = 0;
+    for (uint64_t i = KEYS; i < KEYS + MORE; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 9));
+    }
+    for (uint64_t i = 0; i < KEYS + MORE; i++) {
+        uint64_t k[2] = {i * 0x9E3779B97F4A7C15ULL, i % 1000};
+        found += mayan_table_failed(&t, 0, k, 1 + (int)(i % 9));
+    }
+    ck_assert_int_ge(found, KEYS + MORE - KEYS / 10);
+    mayan_table_free(&t);
+}
+END_TEST
+
 /* The table only saves time: full, tiny (constant replacement) and none give one answer. */
 START_TEST(table_cap_never_changes_the_answer)
 {
@@ -1649,6 +1699,7 @@ int main(void)
     tcase_add_test(table, key_patch_matches_pack);
     tcase_add_test(table, table_memory_is_bounded);
     tcase_add_test(table, table_grows_in_place);
+    tcase_add_test(table, table_grows_to_a_size_at_once);
     tcase_add_test(table, table_cap_never_changes_the_answer);
     tcase_add_test(table, renamed_colours_give_the_same_answers);
     suite_add_tcase(s, table);

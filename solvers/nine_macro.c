@@ -15,25 +15,24 @@
 
 #include "nine_x86.h"
 
-/* Boards up to ENUM_MAX_N get every canonical sequence of up to ENUM_MAX_LEN moves that carries
- * 1..few(n) cells each way, or (ENUM_BULK_LEN moves or fewer) up to ENUM_MAX_TRANSFERS, found by
- * enumeration once per process, plus the group commutators of up to GROUP_MAX cells; larger
- * boards get the two families above, which need no search, and build groups on the fly.
+/* Boards up to NINE_ENUM_MAX_N get every canonical sequence of up to ENUM_MAX_LEN moves that
+ * carries 1..few(n) cells each way, or (ENUM_BULK_LEN moves or fewer) up to ENUM_MAX_TRANSFERS,
+ * found by enumeration once per process, plus the group commutators of up to GROUP_MAX cells;
+ * larger boards get the two families above, which need no search, and build groups on the fly.
  * Measured on 9 x 9 (bench/RESULTS-nine.md, 100 states, the same beam): sequences of up to 7
  * moves and 3 cells gave 82.2 moves (1 392 macros), up to 9 moves and 3 cells 78.1 (2 980), up
  * to 9 moves and 7 cells 75.0 (5 494), for 1.5 and 2.3 times the work per search step; 10 moves
  * gained little for that work (8 024 macros). Small boards keep fewer cells: 7 of 16 cells is
  * almost any sequence (n = 4: 82 292 macros). */
-#define ENUM_MAX_N 10
 #define ENUM_MAX_LEN 9
 #define ENUM_MAX_TRANSFERS 9
 #define ENUM_BULK_LEN 5
 
 /* The most cells each way a sequence longer than ENUM_BULK_LEN may carry, per n (libraries of
- * 1 158 to 6 005 macros). */
+ * 1 158 to 6 005 macros; 11 x 11: 5 352). */
 static int enum_few(int n)
 {
-    static const int few[ENUM_MAX_N + 1] = {3, 3, 3, 3, 3, 3, 4, 5, 6, 7, 7};
+    static const int few[NINE_ENUM_MAX_N + 1] = {3, 3, 3, 3, 3, 3, 4, 5, 6, 7, 7, 7};
     return few[n];
 }
 
@@ -131,7 +130,7 @@ typedef struct enumerator {
     builder *bd;
     int n, max_len, max_transfers, few, bytes; /* bytes: of a set of cells */
     uint64_t a[2], b[2];
-    uint64_t col[ENUM_MAX_N][2];
+    uint64_t col[NINE_ENUM_MAX_N][2];
     uint64_t rot[2][ENUM_CELL_BYTES][256]
                 [2]; /* [left, right][byte][value]: the cells it lands on */
     uint8_t seq[NINE_MACRO_MAX_LEN];
@@ -436,7 +435,7 @@ static bool pack_masks(nine_library *lib)
 
 bool nine_library_build(nine_library *lib, int n, budget *b)
 {
-    return nine_library_build_ex(lib, n, ENUM_MAX_LEN, n <= ENUM_MAX_N ? enum_few(n) : 0, b);
+    return nine_library_build_ex(lib, n, ENUM_MAX_LEN, n <= NINE_ENUM_MAX_N ? enum_few(n) : 0, b);
 }
 
 bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few, budget *b)
@@ -454,7 +453,7 @@ bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few, budge
         ok = add_macro(bd, m, 1);
     }
     lib->group_min = 2;
-    if (n <= ENUM_MAX_N) {
+    if (n <= NINE_ENUM_MAX_N) {
         if (ok) ok = enumerate(bd, n, max_len, few);
         if (ok) ok = add_groups(bd, n);
         lib->group_min = GROUP_MAX + 1; /* smaller groups are in the library already */

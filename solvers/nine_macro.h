@@ -12,6 +12,11 @@
 #include "nine_board.h"
 
 #define NINE_MACRO_MAX_LEN 11
+/* The largest board whose library is enumerated (nine_library_build): its cells fit the
+ * enumeration's and the flat masks' 128-bit sets (n * n <= 128). Larger boards would need wider
+ * sets and the per-cell pricing, which measured slower for no shorter answers (n = 12 and 16,
+ * bench/RESULTS-nine.md, stop 30). */
+#define NINE_ENUM_MAX_N 11
 
 typedef struct nine_macro {
     uint8_t len;
@@ -55,7 +60,7 @@ typedef struct nine_library {
  * commutators Ca X Cb X' Ca X Cb (X any rotation, X' its inverse). false when out of memory or
  * when the budget b (NULL: none) runs out first. */
 bool nine_library_build(nine_library *lib, int n, budget *b);
-/* The same with the enumeration's limits (n <= 10): sequences of up to max_len moves
+/* The same with the enumeration's limits (n <= NINE_ENUM_MAX_N): sequences of up to max_len moves
  * (<= NINE_MACRO_MAX_LEN) carrying 1..few cells each way (those of up to 5 moves: up to 9). */
 bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few, budget *b);
 void nine_library_free(nine_library *lib);
@@ -63,7 +68,7 @@ void nine_library_free(nine_library *lib);
 /* The library for n, built on first use (thread-safe) and never freed; NULL when out of memory
  * or when the budget b (NULL: none) runs out during the build (budget_expired(b) tells which).
  * A build cut short is not kept: the next call starts it again. The build takes up to about
- * 0.35 s (n = 10); a call waits for one that another thread has under way. */
+ * 0.4-0.6 s (n = 9..11); a call waits for one that another thread has under way. */
 const nine_library *nine_library_get(int n, budget *b);
 
 #endif

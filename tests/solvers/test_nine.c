@@ -324,7 +324,7 @@ END_TEST
 
 START_TEST(random_states_of_other_sizes)
 {
-    static const int sizes[] = {1, 2, 4, 5, 6, 7, 8, 10, 16, 33, 64};
+    static const int sizes[] = {1, 2, 4, 5, 6, 7, 8, 10, 11, 16, 33, 64};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (int rep = 0; rep < (sizes[k] <= 16 ? 20 : 1); rep++) {
             grid g;
@@ -594,7 +594,7 @@ static int step_cost(const uint8_t *codes, int len, int qa, int qb, uint64_t tai
 
 START_TEST(the_shortlist_is_the_best_by_brute_force)
 {
-    static const int sizes[] = {4, 6, 9, 10};
+    static const int sizes[] = {4, 6, 9, 10, 11};
     enum { K = 16 };
     for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++)
         for (int rep = 0; rep < 3; rep++) {
@@ -673,45 +673,72 @@ END_TEST
  * carries 1..few cells each way (up to 5 moves: up to 9) has its effect (which cells of A leave
  * A, which of B enter it) in the library, no longer, or its mirror image (cell p -> n^2-1-p);
  * and every macro of the library carries exactly the cells it claims. */
-enum { LAB_N = 5 };
+enum { LAB_N = 5, LAB_MAX_N = NINE_ENUM_MAX_N };
 
 typedef struct labels {
     int n;
     int a[LAB_N * LAB_N], b[LAB_N * LAB_N]; /* the label of the value at each cell */
 } labels;
 
-static void lab_move(labels *l, int m)
+/* Label arrays of any n up to LAB_MAX_N (the struct above keeps the brute force's copies small). */
+static void lab_move_cells(int n, int *a, int *b, int m)
 {
-    int n = l->n, old[LAB_N * LAB_N];
+    int old[LAB_MAX_N * LAB_MAX_N];
     if (m >= NINE_MOVE_C0) {
         for (int i = 0; i < n; i++) {
-            int p = i * n + m - NINE_MOVE_C0, t = l->a[p];
-            l->a[p] = l->b[p];
-            l->b[p] = t;
+            int p = i * n + m - NINE_MOVE_C0, t = a[p];
+            a[p] = b[p];
+            b[p] = t;
         }
         return;
     }
-    int *side = m < NINE_MOVE_BL ? l->a : l->b;
-    memcpy(old, side, sizeof old);
+    int *side = m < NINE_MOVE_BL ? a : b;
+    memcpy(old, side, sizeof(int) * (size_t)(n * n));
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) /* AL: new[i][j] = old[j][n-1-i]; AR: old[n-1-j][i] */
             side[i * n + j] = (m & 1) ? old[(n - 1 - j) * n + i] : old[j * n + n - 1 - i];
 }
 
+static void lab_move(labels *l, int m)
+{
+    lab_move_cells(l->n, l->a, l->b, m);
+}
+
 /* The effect as the library stores it: bit p of out_a when the value of A's cell p ends in B,
  * of out_b when B's cell p ends in A; returns the cells each way. */
-static int lab_effect(const labels *l, uint64_t out_a[2], uint64_t out_b[2])
+static int lab_effect_cells(int n, const int *a, const int *b, uint64_t out_a[2], uint64_t out_b[2])
 {
-    int nn = l->n * l->n, crossing = 0;
+    int nn = n * n, crossing = 0;
     out_a[0] = out_a[1] = out_b[0] = out_b[1] = 0;
     for (int p = 0; p < nn; p++) {
-        if (l->b[p] < nn) out_a[l->b[p] / 64] |= (uint64_t)1 << (l->b[p] % 64);
-        if (l->a[p] >= nn) {
-            out_b[(l->a[p] - nn) / 64] |= (uint64_t)1 << ((l->a[p] - nn) % 64);
+        if (b[p] < nn) out_a[b[p] / 64] |= (uint64_t)1 << (b[p] % 64);
+        if (a[p] >= nn) {
+            out_b[(a[p] - nn) / 64] |= (uint64_t)1 << ((a[p] - nn) % 64);
             crossing++;
         }
     }
     return crossing;
+}
+
+static int lab_effect(const labels *l, uint64_t out_a[2], uint64_t out_b[2])
+{
+    return lab_effect_cells(l->n, l->a, l->b, out_a, out_b);
+}
+
+/* Every macro of a flat library carries exactly the cells it claims. */
+static void macros_carry_what_they_claim(const nine_library *lib)
+{
+    int n = lib->n, a[LAB_MAX_N * LAB_MAX_N], b[LAB_MAX_N * LAB_MAX_N];
+    ck_assert(lib->flat && n <= LAB_MAX_N);
+    for (int t = 0; t < lib->count; t++) {
+        const nine_macro *m = &lib->macros[t];
+        for (int p = 0; p < n * n; p++) a[p] = p, b[p] = n * n + p;
+        for (int u = 0; u < m->len; u++) lab_move_cells(n, a, b, m->moves[u]);
+        uint64_t ea[2], eb[2];
+        quiet_assert_int_eq(lab_effect_cells(n, a, b, ea, eb), m->transfers);
+        quiet_assert(memcmp(ea, m->flat_a, sizeof ea) == 0 &&
+                     memcmp(eb, m->flat_b, sizeof eb) == 0);
+    }
 }
 
 static void lab_half_turn(int nn, const uint64_t in[2], uint64_t out[2])
@@ -780,16 +807,7 @@ START_TEST(the_library_holds_every_short_sequence)
         int n = cases[c][0];
         nine_library lib;
         ck_assert(nine_library_build_ex(&lib, n, cases[c][1], cases[c][2], NULL));
-        for (int t = 0; t < lib.count; t++) {
-            const nine_macro *m = &lib.macros[t];
-            labels l = {.n = n};
-            for (int p = 0; p < n * n; p++) l.a[p] = p, l.b[p] = n * n + p;
-            for (int u = 0; u < m->len; u++) lab_move(&l, m->moves[u]);
-            uint64_t ea[2], eb[2];
-            quiet_assert_int_eq(lab_effect(&l, ea, eb), m->transfers);
-            quiet_assert(memcmp(ea, m->flat_a, sizeof ea) == 0 &&
-                         memcmp(eb, m->flat_b, sizeof eb) == 0);
-        }
+        macros_carry_what_they_claim(&lib);
         lab_search q = {.lib = &lib, .max_len = cases[c][1], .few = cases[c][2]};
         labels l = {.n = n};
         for (int p = 0; p < n * n; p++) l.a[p] = p, l.b[p] = n * n + p;
@@ -798,6 +816,18 @@ START_TEST(the_library_holds_every_short_sequence)
         ck_assert_int_eq(q.missing, 0);
         nine_library_free(&lib);
     }
+}
+END_TEST
+
+/* The largest enumerated board: its cells run into the second word of the 128-bit masks. Its
+ * library is the enumerated one (with the groups that pay, not the two families of the larger
+ * boards), and every macro carries exactly the cells it claims. */
+START_TEST(the_largest_enumerated_library_carries_what_it_claims)
+{
+    const nine_library *lib = nine_library_get(NINE_ENUM_MAX_N, NULL);
+    ck_assert_ptr_nonnull(lib);
+    ck_assert(lib->has_groups);
+    macros_carry_what_they_claim(lib);
 }
 END_TEST
 
@@ -890,6 +920,7 @@ int main(void)
     tcase_add_test(tc, the_exact_tail_finds_shortest_finishes);
     tcase_add_test(tc, the_shortlist_is_the_best_by_brute_force);
     tcase_add_test(tc, the_library_holds_every_short_sequence);
+    tcase_add_test(tc, the_largest_enumerated_library_carries_what_it_claims);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

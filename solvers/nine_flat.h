@@ -9,8 +9,8 @@
 
 #include "nine_macro.h"
 
-/* The most macros a flat library may hold for the vector pass (9 x 9: 5 494, 10 x 10: 6 005, 11 x
- * 11: 5 352). */
+/* The most macros a flat library may hold for the vector pass (9 x 9: 5 494 macros,
+ * 10 x 10: 6 005, 11 x 11: 5 352). */
 #define NINE_FLAT_MAX_MACROS 8192
 /* Each row a cache line longer than the most macros: rows exactly 8 KiB apart share their L1
  * sets, and the pass writes four of them at the same offsets (on an AMD EPYC without AVX-512 the

@@ -673,14 +673,16 @@ END_TEST
  * carries 1..few cells each way (up to 5 moves: up to 9) has its effect (which cells of A leave
  * A, which of B enter it) in the library, no longer, or its mirror image (cell p -> n^2-1-p);
  * and every macro of the library carries exactly the cells it claims. */
-enum { LAB_N = 5, LAB_MAX_N = NINE_ENUM_MAX_N };
+enum { LAB_MAX_N = NINE_ENUM_MAX_N };
 
 typedef struct labels {
     int n;
-    int a[LAB_N * LAB_N], b[LAB_N * LAB_N]; /* the label of the value at each cell */
+    /* the label of the value at each cell */
+    int a[LAB_MAX_N * LAB_MAX_N], b[LAB_MAX_N * LAB_MAX_N];
 } labels;
 
-/* Label arrays of any n up to LAB_MAX_N (the struct above keeps the brute force's copies small). */
+/* A move on label arrays of any n up to LAB_MAX_N. A turn's inverse is the other turn of the same
+ * matrix (m ^ 1); a swap is its own. */
 static void lab_move_cells(int n, int *a, int *b, int m)
 {
     int old[LAB_MAX_N * LAB_MAX_N];
@@ -773,9 +775,10 @@ typedef struct lab_search {
     uint8_t seq[NINE_MACRO_MAX_LEN];
 } lab_search;
 
-/* lead: the columns swapped an odd number of times in the leading run of swaps (a sequence
- * whose leading swaps all cancel is a set-up turn before a shorter macro, not a macro). */
-static void lab_all(lab_search *q, const labels *l, int len, uint64_t lead)
+/* Every sequence from l, played in place (each move undone after its subtree). lead: the columns
+ * swapped an odd number of times in the leading run of swaps (a sequence whose leading swaps all
+ * cancel is a set-up turn before a shorter macro, not a macro). */
+static void lab_all(lab_search *q, labels *l, int len, uint64_t lead)
 {
     if (len > 0 && q->seq[len - 1] >= NINE_MOVE_C0) {
         uint64_t ea[2], eb[2];
@@ -790,19 +793,21 @@ static void lab_all(lab_search *q, const labels *l, int len, uint64_t lead)
     for (int t = 0; t < len; t++) leading &= q->seq[t] >= NINE_MOVE_C0;
     for (int m = 0; m < NINE_MOVE_C0 + l->n; m++) {
         if (m < NINE_MOVE_C0 && (len == 0 || (leading && lead == 0))) continue;
-        labels next = *l;
-        lab_move(&next, m);
+        lab_move(l, m);
         q->seq[len] = (uint8_t)m;
-        lab_all(q, &next, len + 1,
+        lab_all(q, l, len + 1,
                 leading && m >= NINE_MOVE_C0 ? lead ^ (uint64_t)1 << (m - NINE_MOVE_C0) : lead);
+        lab_move(l, m < NINE_MOVE_C0 ? m ^ 1 : m);
     }
 }
 
 START_TEST(the_library_holds_every_short_sequence)
 {
     /* {n, longest sequence, cells each way}: small limits make the enumeration's pruning
-     * matter within what the brute force can reach. */
-    static const int cases[][3] = {{4, 6, 1}, {4, 6, 3}, {5, 6, 2}, {4, 7, 1}};
+     * matter within what the brute force can reach. 9 x 9's cells 64..80 are in the second
+     * word of the cell sets (a crossing count that forgets that word misses 68 of its 14 843
+     * sequences); on 11 x 11, sequences of 5 moves carry too many cells to check much. */
+    static const int cases[][3] = {{4, 6, 1}, {4, 6, 3}, {5, 6, 2}, {4, 7, 1}, {9, 5, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int n = cases[c][0];
         nine_library lib;

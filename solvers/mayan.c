@@ -932,13 +932,15 @@ static void *helper_main(void *arg)
 /* The size a search's failure table grows to, in one pass, just before the helper shares it:
  * a growth while the table is shared makes the other thread wait while the grower reads buckets
  * the other has just written. The worst 5 x 7 boards end at 8 MiB with 6 moves and 32 MiB with
- * 8, so 8 MiB at 6 moves or fewer, doubled for each move more, up to 32 MiB. A search that ends
- * soon after the helper starts pays for the bigger table's pages, about 1-2 ms
- * (bench/RESULTS-mayan.md, round 13). */
+ * 8, so 8 MiB at 6 moves, doubled for each move more, up to 32 MiB. A search that ends soon
+ * after the helper starts pays for the bigger table's pages, about 1-2 ms (bench/RESULTS-mayan.md,
+ * round 13), so shallower searches, which rarely outgrow it, start at a quarter for each move
+ * less (2 MiB at 5 moves; round 15). */
 static size_t shared_table_bytes(int moves)
 {
-    int doublings = moves <= 6 ? 0 : moves - 6 < 2 ? moves - 6 : 2;
-    return ((size_t)8 << 20) << doublings;
+    size_t at_six = (size_t)8 << 20;
+    if (moves < 6) return at_six >> 2 * (6 - moves);
+    return at_six << (moves - 6 < 2 ? moves - 6 : 2);
 }
 
 /* Starts the helper of search s; s goes on alone when anything fails. The helper needs an idle

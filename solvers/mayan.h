@@ -57,12 +57,14 @@ typedef struct mayan_result {
  * or 2 was measured equal or slower, with 2-3x the nodes; bench/RESULTS-mayan.md), except nodes
  * with one move left and two colours out of place, which bit masks answer faster. */
 #define MAYAN_TABLE_FROM 1
-/* A search that has expanded this many nodes (about 4 ms) is deep enough to pay for a thread. */
-#define MAYAN_HELPER_AT_NODES 8192
+/* A search that has expanded this many nodes (about 1.5 ms) is deep enough to pay for a thread.
+ * 8 192 gave the same worst boards but 20-30 % slower searches of 5-30 ms (RESULTS-mayan.md,
+ * round 15); from 512 down, thread starts on short searches cost more than they gain. */
+#define MAYAN_HELPER_AT_NODES 2048
 
 /* Settles the board first (an initial board may hold runs), then searches. Returns out->status.
  * Checks budget_expired(b) at every search node, so it stops soon after the budget runs out.
- * With b->threads >= 2, a search still going after MAYAN_HELPER_AT_NODES nodes (about 4 ms)
+ * With b->threads >= 2, a search still going after MAYAN_HELPER_AT_NODES nodes (about 1.5 ms)
  * starts one helper thread if a core is idle (budget_take_core; else it asks again after twice
  * the nodes), joined before the call returns: the answer is the same, only sooner (mayan.c). The
  * helper stops early when a request needs its core (budget.gives_way). */

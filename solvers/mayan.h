@@ -58,8 +58,9 @@ typedef struct mayan_result {
  * with one move left and two colours out of place, which bit masks answer faster. */
 #define MAYAN_TABLE_FROM 1
 /* A search that has expanded this many nodes (about 1.5 ms) is deep enough to pay for a thread.
- * 8 192 gave the same worst boards but 20-30 % slower searches of 5-30 ms (RESULTS-mayan.md,
- * round 15); from 512 down, thread starts on short searches cost more than they gain. */
+ * 8 192 gave the same worst boards, but searches of 5-50 ms took about a third longer
+ * (RESULTS-mayan.md, round 15); from 512 down, thread starts on short searches cost more than
+ * they gain. */
 #define MAYAN_HELPER_AT_NODES 2048
 
 /* Settles the board first (an initial board may hold runs), then searches. Returns out->status.

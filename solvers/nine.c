@@ -22,9 +22,9 @@ void nine_options_default(nine_options *o, int n)
      * boards, and 9 x 9 fewer again, to stay within the 100 ms a 9 x 9 solve may take on a slow
      * host. 9 x 9, 1 000 states on an AVX2-only host: 15/60 gave 76.10 moves for 126.6 ms,
      * 10/30 77.67 moves for 80.3 ms. The other sizes keep 15/60 (bench/RESULTS-nine.md):
-     * n = 8 59.15 moves (60.14 at 10/30, stop 25); 10 x 10 94.20 moves at about 150 ms (96.75
-     * at 10/30, stop 31); 11 x 11 120.55 moves at 157 ms, where the wide beam over the families
-     * took 206 ms for 15 % more moves (stop 30). */
+     * n = 8 59.15 moves (60.14 at 10/30, stop 25); 10 x 10 94.20 moves at 132 ms (96.75 at
+     * 10/30, stop 31); 11 x 11 120.55 moves at 157 ms, where the wide beam over the families
+     * took 206 ms for 141.95 moves (stop 30). */
     bool enumerated = n <= NINE_ENUM_MAX_N, narrow = n == 9;
     o->beam_width = enumerated ? (narrow ? 10 : 15) : 44;
     o->beam_opening_width = enumerated ? (narrow ? 30 : 60) : 160;

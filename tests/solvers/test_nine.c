@@ -681,11 +681,18 @@ typedef struct labels {
     int a[LAB_MAX_N * LAB_MAX_N], b[LAB_MAX_N * LAB_MAX_N];
 } labels;
 
-/* A move on label arrays of any n up to LAB_MAX_N. A turn's inverse is the other turn of the same
- * matrix (m ^ 1); a swap is its own. */
-static void lab_move_cells(int n, int *a, int *b, int m)
+/* Every value labelled by its starting cell: A's cells 0..n^2-1, B's n^2..2n^2-1. */
+static void lab_start(labels *l, int n)
 {
-    int old[LAB_MAX_N * LAB_MAX_N];
+    l->n = n;
+    for (int p = 0; p < n * n; p++) l->a[p] = p, l->b[p] = n * n + p;
+}
+
+/* A move on the labels. A turn's inverse is the other turn of the same matrix (m ^ 1); a swap is
+ * its own. */
+static void lab_move(labels *l, int m)
+{
+    int n = l->n, *a = l->a, *b = l->b, old[LAB_MAX_N * LAB_MAX_N];
     if (m >= NINE_MOVE_C0) {
         for (int i = 0; i < n; i++) {
             int p = i * n + m - NINE_MOVE_C0, t = a[p];
@@ -701,16 +708,12 @@ static void lab_move_cells(int n, int *a, int *b, int m)
             side[i * n + j] = (m & 1) ? old[(n - 1 - j) * n + i] : old[j * n + n - 1 - i];
 }
 
-static void lab_move(labels *l, int m)
-{
-    lab_move_cells(l->n, l->a, l->b, m);
-}
-
 /* The effect as the library stores it: bit p of out_a when the value of A's cell p ends in B,
  * of out_b when B's cell p ends in A; returns the cells each way. */
-static int lab_effect_cells(int n, const int *a, const int *b, uint64_t out_a[2], uint64_t out_b[2])
+static int lab_effect(const labels *l, uint64_t out_a[2], uint64_t out_b[2])
 {
-    int nn = n * n, crossing = 0;
+    const int *a = l->a, *b = l->b;
+    int nn = l->n * l->n, crossing = 0;
     out_a[0] = out_a[1] = out_b[0] = out_b[1] = 0;
     for (int p = 0; p < nn; p++) {
         if (b[p] < nn) out_a[b[p] / 64] |= (uint64_t)1 << (b[p] % 64);
@@ -722,22 +725,18 @@ static int lab_effect_cells(int n, const int *a, const int *b, uint64_t out_a[2]
     return crossing;
 }
 
-static int lab_effect(const labels *l, uint64_t out_a[2], uint64_t out_b[2])
-{
-    return lab_effect_cells(l->n, l->a, l->b, out_a, out_b);
-}
-
 /* Every macro of a flat library carries exactly the cells it claims. */
 static void macros_carry_what_they_claim(const nine_library *lib)
 {
-    int n = lib->n, a[LAB_MAX_N * LAB_MAX_N], b[LAB_MAX_N * LAB_MAX_N];
+    int n = lib->n;
     ck_assert(lib->flat && n <= LAB_MAX_N);
     for (int t = 0; t < lib->count; t++) {
         const nine_macro *m = &lib->macros[t];
-        for (int p = 0; p < n * n; p++) a[p] = p, b[p] = n * n + p;
-        for (int u = 0; u < m->len; u++) lab_move_cells(n, a, b, m->moves[u]);
+        labels l;
+        lab_start(&l, n);
+        for (int u = 0; u < m->len; u++) lab_move(&l, m->moves[u]);
         uint64_t ea[2], eb[2];
-        quiet_assert_int_eq(lab_effect_cells(n, a, b, ea, eb), m->transfers);
+        quiet_assert_int_eq(lab_effect(&l, ea, eb), m->transfers);
         quiet_assert(memcmp(ea, m->flat_a, sizeof ea) == 0 &&
                      memcmp(eb, m->flat_b, sizeof eb) == 0);
     }
@@ -814,8 +813,8 @@ START_TEST(the_library_holds_every_short_sequence)
         ck_assert(nine_library_build_ex(&lib, n, cases[c][1], cases[c][2], NULL));
         macros_carry_what_they_claim(&lib);
         lab_search q = {.lib = &lib, .max_len = cases[c][1], .few = cases[c][2]};
-        labels l = {.n = n};
-        for (int p = 0; p < n * n; p++) l.a[p] = p, l.b[p] = n * n + p;
+        labels l;
+        lab_start(&l, n);
         lab_all(&q, &l, 0, 0);
         ck_assert_int_gt(q.checked, 1000);
         ck_assert_int_eq(q.missing, 0);

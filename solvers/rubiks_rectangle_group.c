@@ -61,6 +61,64 @@ static void unpack(unsigned index, int n, unsigned *w)
     for (int j = 0; j < n; j++, index /= RR_PERMS) w[j] = index % RR_PERMS;
 }
 
+/* The table is built in coordinates that keep each step local. With n the net of the column
+ * flips so far, let u_j = w_j n for every pair j. A column flip c changes n only: w_j c n c =
+ * w_j n, since V is abelian and each of its elements is its own inverse. A row event X of pair
+ * p changes u_p only, to u_p (n X n). And at the end u is the key (phi = w n). So an event maps
+ * each group of 24 x 4 states that agree on every digit but p's onto itself: the table is its
+ * own work space, updated in place group by group, each state reading its 4 candidates (one per
+ * c) from the group's copy. Over (w, n) every state wrote to 4 states scattered over the table,
+ * which took 2.7 times as long (bench/RESULTS-rubiks-rectangle.md, stop 32). */
+static void apply_event(const rubiks_rectangle_group *g, rubiks_rectangle_seq *s, int i)
+{
+    int pair = RR_ROW_PAIR(s->rows[i]);
+    uint8_t x = g->row[s->rows[i] & 3];
+    /* from[v][n]: u_p before the event of the state with u_p = v and net n after it. */
+    uint8_t from[RR_PERMS][4];
+    for (unsigned n = 0; n < 4; n++) {
+        uint8_t y = g->mul[g->mul[g->column[n]][x]][g->column[n]];
+        for (unsigned v = 0; v < RR_PERMS; v++) from[v][n] = g->mul[v][g->inverse[y]];
+    }
+    unsigned stride = 1;
+    for (int j = 0; j < pair; j++) stride *= RR_PERMS;
+    const uint64_t slot_left = 1 + 2 * (uint64_t)i, slot_right = 2 + 2 * (uint64_t)i;
+    for (unsigned high = 0; high < s->keys; high += stride * RR_PERMS)
+        for (unsigned low = 0; low < stride; low++) {
+            uint8_t(*cost)[4] = s->cost + high + low;
+            uint64_t(*choice)[4] = s->choice + high + low;
+            uint8_t old_cost[RR_PERMS][4];
+            uint64_t old_choice[RR_PERMS][4];
+            bool reached = false;
+            for (unsigned d = 0; d < RR_PERMS; d++) {
+                memcpy(old_cost[d], cost[d * stride], 4);
+                reached |= (old_cost[d][0] & old_cost[d][1] & old_cost[d][2] & old_cost[d][3]) !=
+                           RR_COST_NONE;
+            }
+            if (!reached) continue; /* and stays so */
+            for (unsigned d = 0; d < RR_PERMS; d++) memcpy(old_choice[d], choice[d * stride], 32);
+            for (unsigned v = 0; v < RR_PERMS; v++)
+                for (unsigned n = 0; n < 4; n++) {
+                    const uint8_t *c_old = old_cost[from[v][n]];
+                    /* The cheapest c, the first of equals: cost and c packed, so that one
+                     * minimum (without branches) picks both. */
+                    unsigned m0 = (unsigned)c_old[n] << 2, m1 = (c_old[n ^ 1] + 1u) << 2 | 1,
+                             m2 = (c_old[n ^ 2] + 1u) << 2 | 2, m3 = (c_old[n ^ 3] + 2u) << 2 | 3;
+                    unsigned m01 = m0 < m1 ? m0 : m1, m23 = m2 < m3 ? m2 : m3;
+                    unsigned m = m01 < m23 ? m01 : m23, best = m >> 2, c = m & 3;
+                    if (best > RR_CHOICE_FLIPS) {
+                        cost[v * stride][n] = RR_COST_NONE;
+                        continue;
+                    }
+                    unsigned had = c_old[n ^ c];
+                    uint64_t ch = old_choice[from[v][n]][n ^ c];
+                    if (c & 1) ch |= slot_left << (7 * had++);
+                    if (c & 2) ch |= slot_right << (7 * had);
+                    cost[v * stride][n] = (uint8_t)best;
+                    choice[v * stride][n] = ch;
+                }
+        }
+}
+
 bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *rows, int len,
                                int pairs, rubiks_rectangle_seq *s, budget *b)
 {
@@ -70,8 +128,6 @@ bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
     s->mean_cost = 0;
     s->row_cost = 0;
     s->parity = 0;
-    s->cost = NULL;
-    s->choice = NULL;
     for (int i = 0; i < len; i++) {
         s->rows[i] = rows[i];
         int bits = rows[i] & 3, pair = RR_ROW_PAIR(rows[i]);
@@ -80,75 +136,25 @@ bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
         if (bits != 3) s->parity ^= (uint8_t)(1 << pair);
     }
     /* The table covers `pairs` pairs even when the run names fewer: the empty run serves blocks
-     * of any size. */
+     * of any size. A pair the run does not name keeps u the identity: phi the identity. */
     int n = pairs > s->pairs ? pairs : s->pairs;
     unsigned keys = 1;
     for (int j = 0; j < n; j++) keys *= RR_PERMS;
     s->keys = keys;
-    /* Cheapest choice of c_0..c_(len-1) for every end state (w_0..w_(n-1), net), layer by layer:
-     * 24^n * 4 states and 4 choices per layer instead of all 4^len words. */
-    size_t states = (size_t)keys * 4;
     s->cost = malloc(keys * sizeof *s->cost);
-    s->choice = malloc(keys * sizeof *s->choice);
-    uint8_t *cost[2] = {malloc(states), malloc(states)};
-    uint64_t *choice[2] = {malloc(states * sizeof(uint64_t)), malloc(states * sizeof(uint64_t))};
-    bool ok = s->cost && s->choice && cost[0] && cost[1] && choice[0] && choice[1];
-    if (!ok) goto done;
+    s->choice = calloc(keys, sizeof *s->choice); /* fresh zero pages: cheaper than a memset */
+    if (!s->cost || !s->choice) return false;
+    /* Cheapest choice of c_0..c_(len-1) for every state (u, net), event by event: 24^n * 4
+     * states and 4 choices per event instead of all 4^len words. */
     memset(s->cost, RR_COST_NONE, keys * sizeof *s->cost);
-    memset(s->choice, 0, keys * sizeof *s->choice);
-    static const uint8_t none = RR_COST_NONE;
     unsigned id = 0;
     for (int j = 0; j < n; j++) id = id * RR_PERMS + g->identity;
-    memset(cost[0], none, states);
-    cost[0][(size_t)id * 4] = 0;
-    choice[0][(size_t)id * 4] = 0;
-    int cur = 0;
-    for (int i = 0; i < len; i++, cur ^= 1) {
-        /* A layer of a four-pair table takes milliseconds: look at the clock each time. */
-        if (b && budget_expired_now(b)) {
-            ok = false;
-            goto done;
-        }
-        memset(cost[cur ^ 1], none, states);
-        int pair = RR_ROW_PAIR(rows[i]);
-        uint8_t x = g->row[rows[i] & 3];
-        /* step[j][w][c]: digit j's next value; its weight 24^j is folded in, so a state's
-         * successor is a sum of table reads. */
-        unsigned step[RR_PAIRS_MAX][RR_PERMS][4];
-        for (int j = 0, weight = 1; j < n; j++, weight *= RR_PERMS)
-            for (unsigned w = 0; w < RR_PERMS; w++)
-                for (unsigned c = 0; c < 4; c++) {
-                    unsigned v = g->mul[w][g->column[c]];
-                    if (j == pair) v = g->mul[v][x];
-                    step[j][w][c] = v * (unsigned)weight * 4;
-                }
-        for (size_t st = 0; st < states; st++) {
-            if (cost[cur][st] == none) continue;
-            unsigned net = st & 3, w[RR_PAIRS_MAX];
-            unpack((unsigned)(st >> 2), n, w);
-            for (unsigned c = 0; c < 4; c++) {
-                size_t at = net ^ c;
-                for (int j = 0; j < n; j++) at += step[j][w[j]][c];
-                unsigned had = cost[cur][st], cc = had + (c & 1) + (c >> 1);
-                if (cc > RR_CHOICE_FLIPS || cc >= cost[cur ^ 1][at]) continue;
-                uint64_t ch = choice[cur][st];
-                if (c & 1) ch |= (uint64_t)(1 + 2 * i) << (7 * had++);
-                if (c & 2) ch |= (uint64_t)(2 + 2 * i) << (7 * had);
-                cost[cur ^ 1][at] = (uint8_t)cc;
-                choice[cur ^ 1][at] = ch;
-            }
-        }
-    }
-    for (size_t st = 0; st < states; st++) {
-        if (cost[cur][st] == none) continue;
-        unsigned net = st & 3, w[RR_PAIRS_MAX], key = 0;
-        unpack((unsigned)(st >> 2), n, w);
-        /* A pair the run does not name has w = its net, and phi the identity. */
-        for (int j = n - 1; j >= 0; j--) key = key * RR_PERMS + g->mul[w[j]][g->column[net]];
-        if (cost[cur][st] < s->cost[key][net]) {
-            s->cost[key][net] = cost[cur][st];
-            s->choice[key][net] = choice[cur][st];
-        }
+    s->cost[id][0] = 0;
+    s->choice[id][0] = 0;
+    for (int i = 0; i < len; i++) {
+        /* An event of a four-pair table takes milliseconds: look at the clock each time. */
+        if (b && budget_expired_now(b)) return false;
+        apply_event(g, s, i);
     }
     double sum = 0;
     int count = 0;
@@ -162,18 +168,13 @@ bool rubiks_rectangle_seq_init(const rubiks_rectangle_group *g, const uint8_t *r
         int best = RR_COST_NONE;
         for (int net = 0; net < 4; net++)
             if (s->cost[key][net] < best) best = s->cost[key][net];
-        if (best == RR_COST_NONE) goto done;
+        if (best == RR_COST_NONE) return true;
         sum += best;
         count++;
     }
     s->complete = 1;
     s->mean_cost = sum / count;
-done:
-    free(cost[0]);
-    free(cost[1]);
-    free(choice[0]);
-    free(choice[1]);
-    return ok;
+    return true;
 }
 
 void rubiks_rectangle_seq_free(rubiks_rectangle_seq *s)

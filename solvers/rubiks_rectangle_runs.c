@@ -142,7 +142,7 @@ static void free_seqs(rubiks_rectangle_seq *seq, int *count)
 
 /* Every single-pair run of up to SINGLE_SEQ_LEN row events without two equal neighbours (the
  * empty one included, with a table for three pairs: it serves blocks that are already home), and
- * the joint lists. About 0.1 s. */
+ * the joint lists. About 30 ms. */
 static bool pool_build(seq_pool *pool, budget *b)
 {
     rubiks_rectangle_group_init(&pool->group);
@@ -167,7 +167,7 @@ static bool pool_build(seq_pool *pool, budget *b)
     return !pool->failed;
 }
 
-/* The four-pair runs: about 0.25 s. */
+/* The four-pair runs: about 75 ms. */
 static bool quads_build(const seq_pool *pool, quad_pool *quads, budget *b)
 {
     quads->count = 0;

@@ -19,12 +19,12 @@ typedef struct rr_run_list {
 } rr_run_list;
 
 /* The group's tables the runs were built with; NULL when out of memory or when the budget b
- * (NULL: none) runs out while the runs of up to three pairs are built (about 0.1 s, on the first
+ * (NULL: none) runs out while the runs of up to three pairs are built (about 30 ms, on the first
  * call; budget_expired(b) tells which). */
 const rubiks_rectangle_group *rr_runs_group(budget *b);
 
 /* The runs of one, two and three pairs, plus the four-pair runs when `quads` (built on the first
- * call that asks, about 0.25 s); false when out of memory or out of the budget b (NULL: none).
+ * call that asks, about 75 ms); false when out of memory or out of the budget b (NULL: none).
  * A build cut short is not kept: the next call starts it again. A call waits for a build another
  * thread has under way. */
 bool rr_runs_list(rr_run_list *list, bool quads, budget *b);

@@ -672,6 +672,61 @@ START_TEST(four_pair_run_tables_replay)
 }
 END_TEST
 
+/* A run's table holds the fewest column flips for each key and net: every word of column
+ * choices c_0..c_(len-1) of a short random run over three pairs (or four) is played on the
+ * orbits, and the cheapest per end state must be the table's entry, the unreached ones (and
+ * those past RR_CHOICE_FLIPS) must read RR_COST_NONE. */
+START_TEST(run_tables_are_cheapest)
+{
+    rubiks_rectangle_group g;
+    rubiks_rectangle_group_init(&g);
+    rng_state = 0xC4EA9u + (uint64_t)_i;
+    int pairs = _i < 3 ? 3 : 4, len = 7 + _i % 3;
+    uint8_t rows[RR_SEQ_MAX];
+    for (int i = 0; i < len; i++) {
+        do rows[i] = (uint8_t)(4 * (rng() % (unsigned)pairs) + 1 + rng() % 3);
+        while (i > 0 && rows[i] == rows[i - 1]);
+    }
+    rubiks_rectangle_seq s;
+    ck_assert(rubiks_rectangle_seq_init(&g, rows, len, pairs, &s, NULL));
+    uint8_t(*fewest)[4] = malloc(s.keys * sizeof *fewest);
+    ck_assert_ptr_nonnull(fewest);
+    memset(fewest, RR_COST_NONE, s.keys * sizeof *fewest);
+    for (uint32_t word = 0; word < 1u << (2 * len); word++) {
+        uint8_t orbit[4][4];
+        for (int j = 0; j < pairs; j++)
+            for (int k = 0; k < 4; k++) orbit[j][k] = (uint8_t)k;
+        unsigned net = 0, flips = 0;
+        for (int i = 0; i < len; i++) {
+            unsigned cv = word >> (2 * i) & 3;
+            net ^= cv;
+            flips += (cv & 1) + (cv >> 1);
+            for (int j = 0; j < pairs; j++) orbit_columns(orbit[j], cv);
+            int j = RR_ROW_PAIR(rows[i]);
+            if (rows[i] & RR_ROW_TOP) orbit_swap(orbit[j], 0, 1);
+            if (rows[i] & RR_ROW_BOTTOM) orbit_swap(orbit[j], 2, 3);
+        }
+        uint32_t key = 0;
+        for (int j = pairs - 1; j >= 0; j--) {
+            orbit_columns(orbit[j], net);
+            key = key * 24 + rubiks_rectangle_group_index(&g, orbit[j]);
+        }
+        if (flips <= RR_CHOICE_FLIPS && flips < fewest[key][net]) fewest[key][net] = (uint8_t)flips;
+    }
+    long reached = 0;
+    for (uint32_t key = 0; key < s.keys; key++)
+        for (unsigned net = 0; net < 4; net++) {
+            quiet_assert_msg(s.cost[key][net] == fewest[key][net], "key %u net %u: %u, fewest %u",
+                             key, net, s.cost[key][net], fewest[key][net]);
+            reached += fewest[key][net] != RR_COST_NONE;
+        }
+    /* Distinct words reach many end states, so the comparison is not all RR_COST_NONE. */
+    ck_assert_int_gt(reached, 1 << len);
+    free(fewest);
+    rubiks_rectangle_seq_free(&s);
+}
+END_TEST
+
 /* Blocks of four row pairs (boards of 400 to 4 000 orbits), with the prefixes that fit a run to
  * any parities, and the cuts of 4k + 1 .. 4k + 3 pairs: random solvable boards replayed. */
 START_TEST(four_pair_blocks_sort)
@@ -790,8 +845,9 @@ START_TEST(expired_budget_stops)
     rubiks_rectangle_answer a;
     ck_assert_int_eq(rubiks_rectangle_solve(&board, &b, &a), RUBIKS_RECTANGLE_TIME_LIMIT);
     ck_assert_ptr_null(a.moves);
-    /* The run tables are built within the budget too (a four-pair table takes a quarter of a
-     * second): cut short, the build fails and frees what it made; the next solve builds them. */
+    /* The run tables are built within the budget too (a four-pair table takes tens of
+     * milliseconds): cut short, the build fails and frees what it made; the next solve builds them.
+     */
     rubiks_rectangle_group g;
     rubiks_rectangle_group_init(&g);
     static const uint8_t run[] = {1, 5, 9, 13, 2, 6, 10, 14};
@@ -822,6 +878,7 @@ int main(void)
     tcase_add_loop_test(tc, three_pair_blocks_sort, 0, 18);
     tcase_add_loop_test(tc, run_tables_replay, 0, 4);
     tcase_add_loop_test(tc, four_pair_run_tables_replay, 0, 2);
+    tcase_add_loop_test(tc, run_tables_are_cheapest, 0, 5);
     tcase_add_loop_test(tc, four_pair_blocks_sort, 0, 8);
     tcase_add_loop_test(tc, regrouped_boards_sort_and_repeat, 0, 3);
     tcase_add_test(tc, largest_board_sorts);

@@ -85,19 +85,6 @@ void nine_cell_rotate(int n, int quarter, int *i, int *j)
     }
 }
 
-void nine_cell_turn_bytes(int n, int quarter, int bytes, uint64_t table[][256][2])
-{
-    for (int k = 0; k < bytes; k++)
-        for (int v = 0; v < 256; v++)
-            for (int bit = 0; bit < 8; bit++) {
-                int p = 8 * k + bit;
-                if (!((v >> bit) & 1) || p >= n * n) continue;
-                int i = p / n, j = p % n;
-                nine_cell_rotate(n, quarter, &i, &j);
-                table[k][v][(i * n + j) / 64] |= (uint64_t)1 << ((i * n + j) % 64);
-            }
-}
-
 int nine_orbit_cells(int n, int i, int j, int cells[4][2])
 {
     int count = 0;

@@ -37,11 +37,6 @@ int nine_move_inverse(int move);
 /* Where cell (i, j) of a matrix lands after `quarter` left rotations of that matrix. */
 void nine_cell_rotate(int n, int quarter, int *i, int *j);
 
-/* Byte tables that turn a set of cells i * n + j held in two words (n * n <= 128): table[k][v]
- * gets the cells where the cells of byte k with bits v land after `quarter` left rotations. The
- * caller clears the table; `bytes` covers the n * n cells. */
-void nine_cell_turn_bytes(int n, int quarter, int bytes, uint64_t table[][256][2]);
-
 /* The 4 cells of (i, j)'s rotation orbit (fewer for the centre); returns how many, distinct. */
 int nine_orbit_cells(int n, int i, int j, int cells[4][2]);
 

@@ -1,7 +1,5 @@
-/* The macros' effects are found by tracing cells, not by simulating whole boards: a cell can only
- * change matrix while it sits in a swapped column, so the candidates are the cells of each swapped
- * column at the moment of the swap, traced back to the start; each candidate is then traced
- * forward to see whether it ends in the other matrix.
+/* The macros' effects (which cells' values change matrix) are found without simulating whole
+ * boards: on sets of cells up to 11 x 11, by tracing cells beyond.
  *
  * Why these families: Ck X Ck X' Ck conjugates the involution X Ck X' by Ck; the two overlap in
  * one cell, so exactly one value crosses each way (a diagonal orbit, or the centre). The
@@ -13,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nine_cells.h"
 #include "nine_x86.h"
+
+_Static_assert(NINE_ENUM_MAX_N <= NINE_CELLS_MAX_N, "flat libraries are sets of nine_cells");
 
 /* Boards up to NINE_ENUM_MAX_N get every canonical sequence of up to ENUM_MAX_LEN moves that
  * carries 1..few(n) cells each way, or (ENUM_BULK_LEN moves or fewer) up to ENUM_MAX_TRANSFERS,
@@ -52,22 +53,57 @@ static void cell_move(int n, cell *c, int move)
         nine_cell_rotate(n, (move & 1) ? 3 : 1, &c->i, &c->j);
 }
 
+/* Move m on labels: a holds the cells of A whose values came from B, b those of B from A. */
+static void label_move(const nine_cells *t, int m, uint64_t a[2], uint64_t b[2])
+{
+    if (m >= NINE_MOVE_C0) {
+        const uint64_t *c = t->col[m - NINE_MOVE_C0];
+        /* A's column gets B's values: from B exactly where they were not from A. */
+        for (int w = 0; w < 2; w++) {
+            uint64_t was = a[w];
+            a[w] = (was & ~c[w]) | (~b[w] & c[w]);
+            b[w] = (b[w] & ~c[w]) | (~was & c[w]);
+        }
+        return;
+    }
+    nine_cells_turn(t, m & 1, m < NINE_MOVE_BL ? a : b);
+}
+
+/* Move m on positions: a, b the cells of A and of B that some values occupy. */
+static void position_move(const nine_cells *t, int m, uint64_t a[2], uint64_t b[2])
+{
+    if (m >= NINE_MOVE_C0) {
+        const uint64_t *c = t->col[m - NINE_MOVE_C0];
+        for (int w = 0; w < 2; w++) {
+            uint64_t was = a[w];
+            a[w] = (was & ~c[w]) | (b[w] & c[w]);
+            b[w] = (b[w] & ~c[w]) | (was & c[w]);
+        }
+        return;
+    }
+    nine_cells_turn(t, m & 1, m < NINE_MOVE_BL ? a : b);
+}
+
 typedef struct builder {
     nine_library *lib;
     budget *b; /* NULL: none */
     int cap_macros;
     size_t cap_pool;
+    nine_cells sets;               /* flat libraries */
     uint64_t seen[2 * NINE_MAX_N]; /* marks origins: bit j of word side * n + i */
     uint16_t a_src[2 * NINE_MAX_N * NINE_MACRO_MAX_LEN], b_src[2 * NINE_MAX_N * NINE_MACRO_MAX_LEN];
 } builder;
 
-static bool add_macro(builder *bd, const uint8_t *moves, int len)
+/* The cells whose values end in the other matrix, listed in bd->a_src (of A) and bd->b_src (of
+ * B); returns how many of A. Big boards: a cell can only change matrix while it sits in a swapped
+ * column, so the candidates are the cells of each swapped column at the moment of the swap,
+ * traced back to the start; each candidate is then traced forward to see where it ends. */
+static int crossing_traced(builder *bd, const uint8_t *moves, int len, int *nb)
 {
-    if (bd->b && budget_expired(bd->b)) return false;
-    nine_library *lib = bd->lib;
-    int n = lib->n;
+    int n = bd->lib->n;
     memset(bd->seen, 0, sizeof bd->seen);
-    int na = 0, nb = 0;
+    int na = 0;
+    *nb = 0;
     for (int t = 0; t < len; t++) {
         if (moves[t] < NINE_MOVE_C0) continue;
         for (int side = 0; side < 2; side++)
@@ -83,9 +119,39 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
                 if (c.side == 0)
                     bd->a_src[na++] = (uint16_t)(c.i * n + c.j);
                 else
-                    bd->b_src[nb++] = (uint16_t)(c.i * n + c.j);
+                    bd->b_src[(*nb)++] = (uint16_t)(c.i * n + c.j);
             }
     }
+    return na;
+}
+
+/* The same on boards of at most 128 cells, by sets: the moves played on labels say which cells
+ * end up holding the other matrix's values, and the inverse moves played backwards on those
+ * positions say where those values started: a few milliseconds for the 32 730 sequences of the
+ * 9 x 9 library, where tracing took about 100 (bench/RESULTS-nine.md, stop 32). */
+static int crossing_by_sets(builder *bd, const uint8_t *moves, int len, int *nb)
+{
+    const nine_cells *t = &bd->sets;
+    uint64_t a[2] = {0, 0}, b[2] = {0, 0};
+    for (int u = 0; u < len; u++) label_move(t, moves[u], a, b);
+    for (int u = len - 1; u >= 0; u--) position_move(t, nine_move_inverse(moves[u]), a, b);
+    int na = 0;
+    *nb = 0;
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t m = a[w]; m; m &= m - 1)
+            bd->a_src[na++] = t->cell[64 * w + __builtin_ctzll(m)];
+        for (uint64_t m = b[w]; m; m &= m - 1)
+            bd->b_src[(*nb)++] = t->cell[64 * w + __builtin_ctzll(m)];
+    }
+    return na;
+}
+
+static bool add_macro(builder *bd, const uint8_t *moves, int len)
+{
+    if (bd->b && budget_expired(bd->b)) return false;
+    nine_library *lib = bd->lib;
+    int nb, na = lib->flat ? crossing_by_sets(bd, moves, len, &nb)
+                           : crossing_traced(bd, moves, len, &nb);
     if (na == 0) return true; /* nothing crosses: useless */
     if (lib->count == bd->cap_macros) {
         int cap = bd->cap_macros ? 2 * bd->cap_macros : 256;
@@ -121,58 +187,16 @@ static bool add_macro(builder *bd, const uint8_t *moves, int len)
 }
 
 /* The enumeration only needs to know which cells hold values from the other matrix: two sets of
- * cells i * n + j (n * n <= 128) in the current orientation, `a` the cells of A holding values
- * that started in B, `b` those of B holding values from A. A swap exchanges a column's bits, a
- * turn moves them by byte tables (as nine_tail.c does). */
-#define ENUM_CELL_BYTES 16
-
+ * cells in the current orientation, `a` the cells of A holding values that started in B, `b`
+ * those of B holding values from A (label_move). */
 typedef struct enumerator {
     builder *bd;
-    int n, max_len, max_transfers, few, bytes; /* bytes: of a set of cells */
+    const nine_cells *t;
+    int n, max_len, max_transfers, few;
     uint64_t a[2], b[2];
-    uint64_t col[NINE_ENUM_MAX_N][2];
-    uint64_t rot[2][ENUM_CELL_BYTES][256]
-                [2]; /* [left, right][byte][value]: the cells it lands on */
     uint8_t seq[NINE_MACRO_MAX_LEN];
     bool ok;
 } enumerator;
-
-static void enum_tables(enumerator *e)
-{
-    int n = e->n;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            e->col[j][(i * n + j) / 64] |= (uint64_t)1 << ((i * n + j) % 64);
-    for (int dir = 0; dir < 2; dir++)
-        nine_cell_turn_bytes(n, dir ? 3 : 1, ENUM_CELL_BYTES, e->rot[dir]);
-}
-
-static void cells_rotate(const enumerator *e, int dir, uint64_t m[2])
-{
-    uint64_t o0 = 0, o1 = 0;
-    for (int k = 0; k < e->bytes; k++) {
-        unsigned v = (unsigned)((m[k / 8] >> (8 * (k % 8))) & 0xFF);
-        o0 |= e->rot[dir][k][v][0];
-        o1 |= e->rot[dir][k][v][1];
-    }
-    m[0] = o0;
-    m[1] = o1;
-}
-
-static void label_move(enumerator *e, int m)
-{
-    if (m >= NINE_MOVE_C0) {
-        const uint64_t *c = e->col[m - NINE_MOVE_C0];
-        /* A's column gets B's values: from B exactly where they were not from A. */
-        for (int w = 0; w < 2; w++) {
-            uint64_t a = e->a[w];
-            e->a[w] = (a & ~c[w]) | (~e->b[w] & c[w]);
-            e->b[w] = (e->b[w] & ~c[w]) | (~a & c[w]);
-        }
-        return;
-    }
-    cells_rotate(e, m & 1, m < NINE_MOVE_BL ? e->a : e->b);
-}
 
 /* The cells each way once column c is swapped (c < 0: as things are). */
 static inline __attribute__((always_inline)) int crossing_after(const enumerator *e, int c)
@@ -181,8 +205,8 @@ static inline __attribute__((always_inline)) int crossing_after(const enumerator
     if (c < 0) return x;
     x += e->n;
     for (int w = 0; w < 2; w++)
-        x -= __builtin_popcountll(e->b[w] & e->col[c][w]) +
-             __builtin_popcountll(e->a[w] & e->col[c][w]);
+        x -= __builtin_popcountll(e->b[w] & e->t->col[c][w]) +
+             __builtin_popcountll(e->a[w] & e->t->col[c][w]);
     return x;
 }
 
@@ -207,8 +231,12 @@ NINE_POPCNT_CLONES static void enum_dfs(enumerator *e, int len, int last_col, in
                                         bool in_rot)
 {
     if (len > 0 && !in_rot) enum_leaf(e, len);
-    if (e->ok && e->bd->b && budget_expired(e->bd->b)) e->ok = false;
     if (len == e->max_len || !e->ok) return;
+    /* The clock is asked above the last three moves only: below, a subtree takes microseconds. */
+    if (len + 3 <= e->max_len && e->bd->b && budget_expired(e->bd->b)) {
+        e->ok = false;
+        return;
+    }
     int n = e->n;
     /* Past the bulk lengths at most `few` cells may cross at the end, and a swap brings at most
      * n back (the cells of its column holding crossed values on both sides, less n): prune. */
@@ -251,27 +279,22 @@ static void enum_push(enumerator *e, int len, int m, int last_col, int rot_a, in
 {
     uint64_t a0 = e->a[0], a1 = e->a[1], b0 = e->b[0], b1 = e->b[1];
     e->seq[len] = (uint8_t)m;
-    label_move(e, m);
+    label_move(e->t, m, e->a, e->b);
     enum_dfs(e, len + 1, last_col, rot_a, rot_b, in_rot);
     e->a[0] = a0, e->a[1] = a1, e->b[0] = b0, e->b[1] = b1;
 }
 
 static bool enumerate(builder *bd, int n, int max_len, int few)
 {
-    enumerator *e = calloc(1, sizeof *e);
-    if (!e) return false;
-    e->bd = bd;
-    e->n = n;
-    e->max_len = max_len;
-    e->max_transfers = ENUM_MAX_TRANSFERS;
-    e->few = few;
-    e->ok = true;
-    e->bytes = (n * n + 7) / 8;
-    enum_tables(e);
-    enum_dfs(e, 0, 0, 0, 0, false);
-    bool ok = e->ok;
-    free(e);
-    return ok;
+    enumerator e = {.bd = bd,
+                    .t = &bd->sets,
+                    .n = n,
+                    .max_len = max_len,
+                    .max_transfers = ENUM_MAX_TRANSFERS,
+                    .few = few,
+                    .ok = true};
+    enum_dfs(&e, 0, 0, 0, 0, false);
+    return e.ok;
 }
 
 /* Commutators of a column group: [Ca, X Cb1..Cbk X'] overlaps in k cells, one per b, so it
@@ -447,6 +470,7 @@ bool nine_library_build_ex(nine_library *lib, int n, int max_len, int few, budge
     if (!bd) return false;
     bd->lib = lib;
     bd->b = b;
+    if (lib->flat) nine_cells_init(&bd->sets, n);
     bool ok = true;
     for (int c = 0; c < n && ok; c++) {
         uint8_t m[1] = {(uint8_t)(NINE_MOVE_C0 + c)};

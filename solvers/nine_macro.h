@@ -68,7 +68,7 @@ void nine_library_free(nine_library *lib);
 /* The library for n, built on first use (thread-safe) and never freed; NULL when out of memory
  * or when the budget b (NULL: none) runs out during the build (budget_expired(b) tells which).
  * A build cut short is not kept: the next call starts it again. The build takes up to about
- * 0.4-0.6 s (n = 9..11); a call waits for one that another thread has under way. */
+ * 0.11-0.17 s (n = 9..11); a call waits for one that another thread has under way. */
 const nine_library *nine_library_get(int n, budget *b);
 
 #endif

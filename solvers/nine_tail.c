@@ -8,19 +8,22 @@
  * forward + radius; the rest of the answer walks down the ball one distance at a time.
  *
  * Every move's inverse is a move, so the distance from the goal is the distance to it. Boards
- * are 2 x 128-bit sets of cells i * n + j (n <= 9); a rotation is 11 byte-table look-ups. */
+ * are two sets of cells laid out by rotation orbits (nine_cells.h): a rotation is a shift. */
 #include "nine_tail.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nine_cells.h"
+
+_Static_assert(NINE_TAIL_MAX_N <= NINE_CELLS_MAX_N, "boards are sets of nine_cells");
+
 /* 2^19 slots (4 MiB, mostly cache-resident during a search) filled to at most 70 %: 9 x 9 gets
  * radius 6 (307 442 states), smaller boards more. */
 #define BALL_SLOT_BITS 19
 #define BALL_SLOTS ((size_t)1 << BALL_SLOT_BITS)
 #define BALL_MAX_STATES (BALL_SLOTS * 7 / 10)
-#define ROT_BYTES 11 /* 81 cells */
 /* A one-bit-per-hash filter in front of the table: 2^22 bits (512 KiB, stays in the L2 cache)
  * at most 7 % set, so most look-ups of states outside the ball end there without touching the
  * 4 MiB table. */
@@ -33,34 +36,15 @@ typedef struct tstate {
 struct nine_tail {
     int n, radius, move_count;
     long states;
-    uint64_t full[2];                   /* the cells of a matrix */
-    uint64_t col[NINE_TAIL_MAX_N][2];   /* the cells of each column */
-    uint64_t rot[2][ROT_BYTES][256][2]; /* [left, right][byte][value]: the cells it lands on */
-    uint64_t *slots;                    /* fingerprint with the distance in its low 4 bits */
-    uint64_t *filter;                   /* bit h of every state's hash h (mod 2^FILTER_BITS) */
+    nine_cells cells;
+    uint64_t *slots;  /* fingerprint with the distance in its low 4 bits */
+    uint64_t *filter; /* bit h of every state's hash h (mod 2^FILTER_BITS) */
 };
-
-static void set_bit(uint64_t m[2], int p)
-{
-    m[p / 64] |= (uint64_t)1 << (p % 64);
-}
-
-static void rotate(const nine_tail *t, int dir, const uint64_t in[2], uint64_t out[2])
-{
-    uint64_t o0 = 0, o1 = 0;
-    for (int k = 0; k < ROT_BYTES; k++) {
-        unsigned v = (unsigned)((k < 8 ? in[0] >> (8 * k) : in[1] >> (8 * (k - 8))) & 0xFF);
-        o0 |= t->rot[dir][k][v][0];
-        o1 |= t->rot[dir][k][v][1];
-    }
-    out[0] = o0;
-    out[1] = o1;
-}
 
 static tstate apply(const nine_tail *t, tstate s, int m)
 {
     if (m >= NINE_MOVE_C0) {
-        const uint64_t *c = t->col[m - NINE_MOVE_C0];
+        const uint64_t *c = t->cells.col[m - NINE_MOVE_C0];
         for (int w = 0; w < 2; w++) {
             uint64_t d = (s.a[w] ^ s.b[w]) & c[w];
             s.a[w] ^= d;
@@ -68,10 +52,7 @@ static tstate apply(const nine_tail *t, tstate s, int m)
         }
         return s;
     }
-    uint64_t *side = m < NINE_MOVE_BL ? s.a : s.b, out[2];
-    rotate(t, m & 1, side, out);
-    side[0] = out[0];
-    side[1] = out[1];
+    nine_cells_turn(&t->cells, m & 1, m < NINE_MOVE_BL ? s.a : s.b);
     return s;
 }
 
@@ -128,20 +109,6 @@ static bool insert(nine_tail *t, const tstate *s, int d)
     }
 }
 
-static void build_tables(nine_tail *t)
-{
-    int n = t->n;
-    memset(t->full, 0, sizeof t->full);
-    memset(t->col, 0, sizeof t->col);
-    memset(t->rot, 0, sizeof t->rot);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            set_bit(t->full, i * n + j);
-            set_bit(t->col[j], i * n + j);
-        }
-    for (int dir = 0; dir < 2; dir++) nine_cell_turn_bytes(n, dir ? 3 : 1, ROT_BYTES, t->rot[dir]);
-}
-
 /* Breadth-first from the goal, level by level, while the table has room: a level that does not
  * fit entirely is abandoned (its entries stay, marked by a distance above the radius). */
 static bool build_ball(nine_tail *t, budget *b)
@@ -153,7 +120,7 @@ static bool build_ball(nine_tail *t, budget *b)
     bool ok = t->slots && t->filter && cur && next;
     size_t cur_len = 0, total = 1;
     if (ok) {
-        tstate goal = {{0, 0}, {t->full[0], t->full[1]}};
+        tstate goal = {{0, 0}, {t->cells.full[0], t->cells.full[1]}};
         insert(t, &goal, 0);
         cur[cur_len++] = goal;
     }
@@ -239,8 +206,9 @@ int nine_tail_solve(const nine_tail *t, const nine_board *bd, int fwd, uint8_t *
     memset(&s, 0, sizeof s);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            if (nine_get(bd->a, i, j)) set_bit(s.a, i * n + j);
-            if (nine_get(bd->b, i, j)) set_bit(s.b, i * n + j);
+            int bit = t->cells.bit[i * n + j];
+            s.a[bit / 64] |= (uint64_t)nine_get(bd->a, i, j) << (bit % 64);
+            s.b[bit / 64] |= (uint64_t)nine_get(bd->b, i, j) << (bit % 64);
         }
     search q;
     memset(&q, 0, sizeof q);
@@ -310,7 +278,7 @@ const nine_tail *nine_tail_get(int n, budget *b)
         if (t) {
             t->n = n;
             t->move_count = NINE_MOVE_C0 + n;
-            build_tables(t);
+            nine_cells_init(&t->cells, n);
             if (!build_ball(t, b)) {
                 free(t->slots);
                 free(t->filter);

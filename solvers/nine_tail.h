@@ -21,7 +21,7 @@ typedef struct nine_tail nine_tail;
 /* The ball for n (NINE_TAIL_MIN_N <= n <= NINE_TAIL_MAX_N), built once per process and size
  * (thread-safe) and then read-only; NULL for other sizes, when out of memory, or when the budget
  * b (NULL: none) runs out during the build (budget_expired(b) tells; such a build is not kept,
- * the next call starts it again). The build takes about 0.1 s. */
+ * the next call starts it again). The build takes about 50-80 ms. */
 const nine_tail *nine_tail_get(int n, budget *b);
 
 /* Every state within this many moves of the goal is in the ball. */

@@ -11,6 +11,7 @@
 #include "check_run.h"
 #include "xorshift.h"
 #include "nine.h"
+#include "nine_cells.h"
 #include "nine_greedy.h"
 #include "nine_macro.h"
 #include "nine_tail.h"
@@ -482,6 +483,50 @@ static bool within(const grid *g, int depth)
     return false;
 }
 
+/* The orbit layout of cell sets (nine_cells.h): every cell has its own bit, the columns and the
+ * whole matrix are the sets they name, and a turn of a random set moves each cell where
+ * nine_cell_rotate says a left (or right) turn takes it, on every size it serves. */
+START_TEST(cell_sets_turn_as_the_board_does)
+{
+    uint64_t state = 0xCE11u;
+    for (int n = 1; n <= NINE_CELLS_MAX_N; n++) {
+        nine_cells t;
+        nine_cells_init(&t, n);
+        uint64_t seen[2] = {0, 0}, columns[2] = {0, 0};
+        for (int p = 0; p < n * n; p++) {
+            int bit = t.bit[p];
+            ck_assert_int_eq(t.cell[bit], p);
+            ck_assert(!(seen[bit / 64] >> (bit % 64) & 1));
+            seen[bit / 64] |= (uint64_t)1 << (bit % 64);
+            ck_assert(t.col[p % n][bit / 64] >> (bit % 64) & 1);
+        }
+        for (int j = 0; j < n; j++)
+            for (int w = 0; w < 2; w++) {
+                ck_assert_uint_eq(columns[w] & t.col[j][w], 0);
+                columns[w] |= t.col[j][w];
+            }
+        ck_assert(seen[0] == t.full[0] && seen[1] == t.full[1]);
+        ck_assert(columns[0] == t.full[0] && columns[1] == t.full[1]);
+        for (int trial = 0; trial < 200; trial++) {
+            uint64_t set[2] = {xorshift64(&state) & t.full[0], xorshift64(&state) & t.full[1]};
+            for (int dir = 0; dir < 2; dir++) {
+                uint64_t turned[2] = {set[0], set[1]}, expect[2] = {0, 0};
+                nine_cells_turn(&t, dir, turned);
+                for (int p = 0; p < n * n; p++) {
+                    if (!(set[t.bit[p] / 64] >> (t.bit[p] % 64) & 1)) continue;
+                    int i = p / n, j = p % n;
+                    nine_cell_rotate(n, dir ? 3 : 1, &i, &j);
+                    int to = t.bit[i * n + j];
+                    expect[to / 64] |= (uint64_t)1 << (to % 64);
+                }
+                quiet_assert_msg(turned[0] == expect[0] && turned[1] == expect[1], "n %d dir %d", n,
+                                 dir);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(the_exact_tail_finds_shortest_finishes)
 {
     static const struct {
@@ -921,6 +966,7 @@ int main(void)
     tcase_add_test(tc, max_moves_is_respected);
     tcase_add_test(tc, an_expired_budget_stops_the_construction);
     tcase_add_test(tc, the_same_board_gets_the_same_answer_under_load);
+    tcase_add_test(tc, cell_sets_turn_as_the_board_does);
     tcase_add_test(tc, the_exact_tail_finds_shortest_finishes);
     tcase_add_test(tc, the_shortlist_is_the_best_by_brute_force);
     tcase_add_test(tc, the_library_holds_every_short_sequence);

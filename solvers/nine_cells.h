@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "nine_board.h"
+
 #define NINE_CELLS_MAX_N 11
 
 typedef struct nine_cells {
@@ -34,6 +36,22 @@ static inline void nine_cells_turn(const nine_cells *t, int dir, uint64_t m[2])
         m[1] = hi >> 32 | lo << 32;
     }
     m[0] |= centre;
+}
+
+/* Plays move m on the cells that some values occupy, a in A and b in B: a column swap exchanges
+ * the column's bits between the two sets, a turn moves one set. */
+static inline void nine_cells_move(const nine_cells *t, int m, uint64_t a[2], uint64_t b[2])
+{
+    if (m >= NINE_MOVE_C0) {
+        const uint64_t *c = t->col[m - NINE_MOVE_C0];
+        for (int w = 0; w < 2; w++) {
+            uint64_t d = (a[w] ^ b[w]) & c[w];
+            a[w] ^= d;
+            b[w] ^= d;
+        }
+        return;
+    }
+    nine_cells_turn(t, m & 1, m < NINE_MOVE_BL ? a : b);
 }
 
 #endif

@@ -69,21 +69,6 @@ static void label_move(const nine_cells *t, int m, uint64_t a[2], uint64_t b[2])
     nine_cells_turn(t, m & 1, m < NINE_MOVE_BL ? a : b);
 }
 
-/* Move m on positions: a, b the cells of A and of B that some values occupy. */
-static void position_move(const nine_cells *t, int m, uint64_t a[2], uint64_t b[2])
-{
-    if (m >= NINE_MOVE_C0) {
-        const uint64_t *c = t->col[m - NINE_MOVE_C0];
-        for (int w = 0; w < 2; w++) {
-            uint64_t was = a[w];
-            a[w] = (was & ~c[w]) | (b[w] & c[w]);
-            b[w] = (b[w] & ~c[w]) | (was & c[w]);
-        }
-        return;
-    }
-    nine_cells_turn(t, m & 1, m < NINE_MOVE_BL ? a : b);
-}
-
 typedef struct builder {
     nine_library *lib;
     budget *b; /* NULL: none */
@@ -134,7 +119,7 @@ static int crossing_by_sets(builder *bd, const uint8_t *moves, int len, int *nb)
     const nine_cells *t = &bd->sets;
     uint64_t a[2] = {0, 0}, b[2] = {0, 0};
     for (int u = 0; u < len; u++) label_move(t, moves[u], a, b);
-    for (int u = len - 1; u >= 0; u--) position_move(t, nine_move_inverse(moves[u]), a, b);
+    for (int u = len - 1; u >= 0; u--) nine_cells_move(t, nine_move_inverse(moves[u]), a, b);
     int na = 0;
     *nb = 0;
     for (int w = 0; w < 2; w++) {

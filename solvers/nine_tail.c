@@ -43,16 +43,7 @@ struct nine_tail {
 
 static tstate apply(const nine_tail *t, tstate s, int m)
 {
-    if (m >= NINE_MOVE_C0) {
-        const uint64_t *c = t->cells.col[m - NINE_MOVE_C0];
-        for (int w = 0; w < 2; w++) {
-            uint64_t d = (s.a[w] ^ s.b[w]) & c[w];
-            s.a[w] ^= d;
-            s.b[w] ^= d;
-        }
-        return s;
-    }
-    nine_cells_turn(&t->cells, m & 1, m < NINE_MOVE_BL ? s.a : s.b);
+    nine_cells_move(&t->cells, m, s.a, s.b);
     return s;
 }
 

@@ -31,10 +31,10 @@
  * only the columns that changed (and their neighbours, for rows) are scanned; boards of the
  * contest's five columns are scanned whole, which is as cheap with no loop (runs5).
  *
- * A search that runs long may get a helper thread (struct helper below): it proves failures
- * into the same table from the other end of the root's children; the answer stays this order's.
- * Each thread also skips the commuting paths of cut 5 that reorder onto a root child the other
- * has searched to its end (searched_first).
+ * A search that runs long may get a helper thread (struct helper below): the two threads claim
+ * the root's children in the contest's order, each searching its own, over the same failure
+ * table; the answer stays the smallest solution. Each thread also skips the commuting paths of
+ * cut 5 that reorder onto a root child either has searched to its end (searched_first).
  *
  * Board: columns of 4-bit cells, one 64-bit word each (mayan_columns.h); the table key packs the
  * columns end to end (mayan_table.h). */
@@ -83,19 +83,27 @@ typedef struct search {
      * (0: never); then helper is set, in its search too. The root board and its move count are
      * kept for it. */
     uint64_t helper_at;
-    bool helper_first; /* tests: the helper runs to its end first (mayan_solve_helped) */
+    /* Tests (mayan_solve_helped): the helper runs first, for at most this many nodes; 0: beside
+     * this search. In the helper's own search, helper_at is where it stops. */
+    uint64_t helper_first;
     helper *helper;
     const column *root_col;
     const mayan_counts *root_cc;
     const unsigned char *root_d;
     int moves;
-    /* Set in the helper's own search only: the root's children, all collected, then searched
-     * last to first. */
+    /* Set in the helper's own search only: the root's children, all collected before any is
+     * searched (so it knows which moves the root has at all: see helper_root). */
     pending *root_children;
-    /* The helper's search, until it hands a solution over: every root child after the current
-     * one (in the contest's order) has been searched to its end without a solution, so the
-     * commuting-swap cuts may move a swap to the root when it comes after the root move. */
-    bool root_descending;
+    int root_rank; /* move_rank of the root child being searched; -1: none yet */
+    /* Once helped: set (with timed_out) when root child root_rank is dropped (root_dropped): its
+     * search stops, recording nothing. */
+    bool dropped;
+    /* The first thread's search, once helped: the root children it found claimed by the helper
+     * (searched again at the end unless they failed there), and its own smallest solution. */
+    pending *deferred;
+    int deferred_count;
+    int cand_rank; /* INT_MAX: none */
+    mayan_move cand_path[MAYAN_MAX_MOVES];
 } search;
 
 #define NO_PREV (-1)
@@ -115,22 +123,16 @@ static inline bool swaps_independent(int a, int bx, int by)
 
 /* Whether a path with the still swap `code` in place of the one at `ply`, chain[ply], was
  * searched to its end first, without a solution: below the root the search takes the contest's
- * order, and so does the root but for the helper's, which it takes last to first (until it
- * hands a solution over: then the children after it may hold one). At the root, also when the
- * other thread has searched that child (root_done_elsewhere). Every path skipped this way leads
- * to a board proven without solution, so what the table records stays true. */
-static bool root_done_elsewhere(const search *s, int code);
+ * order, and so does the root of a search alone. Once helped, the root's children are claimed by
+ * two threads, so only a child marked failed (root_failed) counts. Every path skipped this way
+ * leads to a board proven without solution, so what the table records stays true. */
+static bool root_failed(const search *s, int code);
 
 static inline bool searched_first(search *s, int ply, int code)
 {
     if (ply > 0) return code < s->chain[ply];
-    if (!s->root_children) {
-        if (code < s->chain[0]) return true;
-    } else if (s->root_descending && code > s->chain[0]) {
-        s->root_cuts++;
-        return true;
-    }
-    if (!s->helper || !root_done_elsewhere(s, code)) return false;
+    if (!s->helper) return code < s->chain[0];
+    if (!root_failed(s, code)) return false;
     s->root_cuts++;
     return true;
 }
@@ -791,36 +793,22 @@ static inline int move_rank(const pending *p)
     return (p->x * MAYAN_MAX_SIDE + p->y) * 2 + (p->dir < 0);
 }
 
-static void helper_publish(search *s, int rank);
-static bool helper_answered(search *s, int rank);
-static void root_child_done(search *s, int rank);
+static bool search_root(search *s, pending *p, int count, int left);
 
 /* Searches the pending children in order; true when one holds a solution (path set). The
- * helper's root children go last to first: a solution under one is handed over (the first
- * thread takes it if it gets there), and the helper goes on to the smaller children, where a
- * smaller answer may lie. */
+ * root's children go to search_root. */
 static bool search_pending(search *s, pending *p, int count, int left, int ply)
 {
-    bool helper_root = ply == 0 && s->root_children;
-    bool helped_root = ply == 0 && s->helper && !helper_root;
-    bool handed_over = false; /* the helper's root: then it must not record a failure */
-    for (int k = 0; k < count; k++) {
-        int i = helper_root ? count - 1 - k : k;
-        if (helped_root && helper_answered(s, move_rank(&p[i])))
-            return s->answered_by_helper = true;
+    if (ply == 0) return search_root(s, p, count, left);
+    for (int i = 0; i < count; i++) {
         s->chain[ply] = p[i].code; /* for the commuting-swap cuts: see searched_first */
         if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
-            if (!helper_root) return true;
-            helper_publish(s, move_rank(&p[i]));
-            handed_over = true;
-            s->root_descending = false;
-            continue;
+            return true;
         }
-        if (s->timed_out) return handed_over;
-        if (ply == 0 && s->helper) root_child_done(s, move_rank(&p[i]));
+        if (s->timed_out) return false;
     }
-    return handed_over;
+    return false;
 }
 
 /* Queues the child (already made in p[*count]) when it passes; searches the queue when full.
@@ -855,68 +843,183 @@ static bool push_child(search *s, pending *p, int *count, int batch, bool still,
 }
 
 /* The helper: a second thread for a deep search, over the same failure table (shared while it
- * runs, mayan_table_share). It searches the same root, its children last to first, so the two
- * threads meet in the middle: each proves failures the other then finds in the table. It only
- * ever adds proven failures (a search it stops early records nothing), and the first thread
- * keeps the contest's order, so the answer is the one thread's answer; only the time changes.
- * Below each root child the helper keeps the contest's order too, so the first solution it
- * finds there is that child's smallest: the first thread, once every smaller child has failed,
- * takes it instead of searching that child again. */
+ * runs, mayan_table_share). The two threads claim the root's children in the contest's order
+ * (root_state) and search each in that order below it too, so the first solution a thread finds
+ * under a child is that child's smallest. A solved child drops every larger one (their searches
+ * stop: root_dropped), and the smaller ones still claimed are searched to their end: the first
+ * thread, at the end, searches those the helper still holds too (root_finish), and whichever
+ * finishes one first ends the other's search of it. The answer is the smallest solved child's
+ * solution: the one thread's answer. Each thread only ever adds proven failures (a search
+ * stopped early records nothing), so only the time changes. */
+enum { ROOT_FREE, ROOT_CLAIMED, ROOT_FAILED, ROOT_SOLVED };
+
 struct helper {
     pthread_t thread;
-    bool ran_here;    /* tests (helper_first): run to its end in the first thread, no thread */
+    bool ran_here;    /* tests (helper_first): run in the first thread, no thread */
     atomic_bool stop; /* its budget's cancel flag */
     budget b;         /* the request's deadline; it gives way to a request that needs its core */
     bool holds_core;  /* it took an idle core (budget_take_core), given back when it ends */
     search s;
-    pthread_mutex_t lock;  /* guards found_path */
-    atomic_int found_rank; /* move_rank of the smallest root child solved so far; INT_MAX: none */
-    /* How far each thread has searched the root's children to their end without a solution:
-     * every root move of rank <= first_done (the first thread), of rank >= helper_done (the
-     * helper, until it hands a solution over). */
-    atomic_int first_done, helper_done;
+    /* Each root move's state, by move_rank: ROOT_FAILED also for a move the root does not have
+     * (helper_root), which cannot hold a solution either. */
+    _Atomic unsigned char root_state[ROOT_CHILDREN_MAX];
+    atomic_int best_rank; /* the smallest root child either thread solved; INT_MAX: none */
+    pthread_mutex_t lock; /* guards found_rank and found_path */
+    int found_rank;       /* the smallest root child the helper solved; INT_MAX: none */
     mayan_move found_path[MAYAN_MAX_MOVES];
 };
 
-/* Has the other thread searched the root's still swap `code` (x * 16 + y) to its end, without
- * a solution? Then a path that commutes back to it needs no search here either. */
-static bool root_done_elsewhere(const search *s, int code)
+static inline int root_state(const search *s, int rank)
 {
-    int rank = code * 2; /* move_rank of a swap: to the right */
-    if (s->root_children)
-        return rank <= atomic_load_explicit(&s->helper->first_done, memory_order_acquire);
-    return rank >= atomic_load_explicit(&s->helper->helper_done, memory_order_acquire);
+    return atomic_load_explicit(&s->helper->root_state[rank], memory_order_acquire);
 }
 
-/* Root child `rank` and all before it (the first thread), or after it (the helper, until it
- * hands a solution over), are searched to their end without a solution. */
-static void root_child_done(search *s, int rank)
+static inline int best_rank(const search *s)
 {
-    if (!s->root_children)
-        atomic_store_explicit(&s->helper->first_done, rank, memory_order_release);
-    else if (s->root_descending)
-        atomic_store_explicit(&s->helper->helper_done, rank, memory_order_release);
+    return atomic_load_explicit(&s->helper->best_rank, memory_order_acquire);
 }
 
-/* The helper: its search's path is the smallest solution under root child `rank`. */
-static void helper_publish(search *s, int rank)
+/* Has a thread searched the root's still swap `code` (x * 16 + y) to its end, without a
+ * solution? Then a path that commutes back to it needs no search either. */
+static bool root_failed(const search *s, int code)
+{
+    return root_state(s, code * 2) == ROOT_FAILED; /* code * 2: the rank of a swap to the right */
+}
+
+/* Need the search of root child root_rank go on? Not once a thread has finished it, nor once a
+ * smaller child is solved. */
+static inline bool root_dropped(const search *s)
+{
+    return root_state(s, s->root_rank) != ROOT_CLAIMED || s->root_rank > best_rank(s);
+}
+
+/* Claims root child `rank` if no thread has; else returns false with its state in *state. */
+static bool root_claim(search *s, int rank, int *state)
+{
+    unsigned char expected = ROOT_FREE;
+    bool claimed = atomic_compare_exchange_strong_explicit(&s->helper->root_state[rank], &expected,
+                                                           ROOT_CLAIMED, memory_order_acq_rel,
+                                                           memory_order_acquire);
+    *state = expected;
+    return claimed;
+}
+
+/* This thread solved root child `rank` (s->path): records it and drops every larger child. */
+static void root_solved(search *s, int rank)
 {
     helper *h = s->helper;
-    pthread_mutex_lock(&h->lock);
-    memcpy(h->found_path, s->path, sizeof h->found_path);
-    atomic_store_explicit(&h->found_rank, rank, memory_order_relaxed);
-    pthread_mutex_unlock(&h->lock);
+    if (s->root_children) {
+        pthread_mutex_lock(&h->lock);
+        if (rank < h->found_rank) {
+            h->found_rank = rank;
+            memcpy(h->found_path, s->path, sizeof h->found_path);
+        }
+        pthread_mutex_unlock(&h->lock);
+    } else if (rank < s->cand_rank) {
+        s->cand_rank = rank;
+        memcpy(s->cand_path, s->path, sizeof s->cand_path);
+    }
+    atomic_store_explicit(&h->root_state[rank], ROOT_SOLVED, memory_order_release);
+    int best = best_rank(s);
+    while (rank < best &&
+           !atomic_compare_exchange_weak_explicit(&h->best_rank, &best, rank, memory_order_acq_rel,
+                                                  memory_order_acquire)) {
+    }
 }
 
-/* The first thread, about to search root child `rank` (every smaller one failed): has the
- * helper solved it already? Then s->path is that solution, the answer. */
-static bool helper_answered(search *s, int rank)
+typedef enum { CHILD_FAILED, CHILD_SOLVED, CHILD_DROPPED, CHILD_STOPPED } child_outcome;
+
+/* Searches root child c; once helped, records what it found for the other thread. */
+static child_outcome search_root_child(search *s, const pending *c, int left)
+{
+    int rank = move_rank(c);
+    s->root_rank = rank;
+    s->chain[0] = c->code; /* for the commuting-swap cuts: see searched_first */
+    if (dfs(s, c->col, c->cc, c->d, left - 1, 1, c->keyed ? c->key : NULL)) {
+        s->path[0] = (mayan_move){c->x, c->y, c->dir};
+        if (s->helper) root_solved(s, rank);
+        return CHILD_SOLVED;
+    }
+    if (s->dropped) {
+        s->dropped = s->timed_out = false;
+        return root_state(s, rank) == ROOT_FAILED ? CHILD_FAILED : CHILD_DROPPED;
+    }
+    if (s->timed_out) return CHILD_STOPPED;
+    if (s->helper)
+        atomic_store_explicit(&s->helper->root_state[rank], ROOT_FAILED, memory_order_release);
+    return CHILD_FAILED;
+}
+
+static bool helper_root(search *s, pending *p, int count, int left);
+
+/* The root's children, a batch at a time, in the contest's order. Alone, the first solution is
+ * the answer. Helped, the first thread claims each child still free and sets aside those the
+ * helper holds, until a child is solved; root_finish then answers. */
+static bool search_root(search *s, pending *p, int count, int left)
+{
+    if (s->root_children) return helper_root(s, p, count, left);
+    for (int i = 0; i < count; i++) {
+        int state;
+        if (s->helper) {
+            int rank = move_rank(&p[i]);
+            if (rank >= best_rank(s)) return false;
+            if (!root_claim(s, rank, &state)) {
+                if (state == ROOT_CLAIMED) s->deferred[s->deferred_count++] = p[i];
+                continue;
+            }
+        }
+        child_outcome outcome = search_root_child(s, &p[i], left);
+        if (outcome == CHILD_STOPPED) return false;
+        /* The helper may have started in the meantime: then the answer waits for root_finish. */
+        if (outcome == CHILD_SOLVED && !s->helper) return true;
+    }
+    return false;
+}
+
+/* The first thread, helped, after the root's last child: searches the children the helper held
+ * unless they failed there, smallest first, and answers with the smallest solved child's
+ * solution, its own or the helper's. Every smaller child has failed by then. */
+static bool root_finish(search *s, int left)
 {
     helper *h = s->helper;
-    if (atomic_load_explicit(&h->found_rank, memory_order_relaxed) > rank) return false;
+    for (int i = 0; i < s->deferred_count; i++) {
+        const pending *c = &s->deferred[i];
+        int rank = move_rank(c);
+        if (rank >= best_rank(s)) break;
+        if (root_state(s, rank) == ROOT_FAILED) continue;
+        child_outcome outcome = search_root_child(s, c, left);
+        if (outcome == CHILD_STOPPED) return false;
+        if (outcome != CHILD_FAILED) break; /* this child or a smaller one is solved */
+    }
     pthread_mutex_lock(&h->lock);
-    memcpy(s->path, h->found_path, sizeof s->path);
+    s->answered_by_helper = h->found_rank < s->cand_rank;
+    if (s->answered_by_helper) memcpy(s->path, h->found_path, sizeof s->path);
     pthread_mutex_unlock(&h->lock);
+    if (s->answered_by_helper) return true;
+    if (s->cand_rank == INT_MAX) return false;
+    memcpy(s->path, s->cand_path, sizeof s->path);
+    return true;
+}
+
+/* The helper's root, every child collected: a move the root lacks is marked failed (for the
+ * commuting-swap cuts). Then it claims children as the first thread does. Always true: the first
+ * thread answers, and the root's failure is not the helper's to record. */
+static bool helper_root(search *s, pending *p, int count, int left)
+{
+    helper *h = s->helper;
+    bool has[ROOT_CHILDREN_MAX] = {false};
+    for (int i = 0; i < count; i++) has[move_rank(&p[i])] = true;
+    for (int rank = 0; rank < ROOT_CHILDREN_MAX; rank++) {
+        int state;
+        if (!has[rank] && root_claim(s, rank, &state))
+            atomic_store_explicit(&h->root_state[rank], ROOT_FAILED, memory_order_release);
+    }
+    for (int i = 0; i < count; i++) {
+        int rank = move_rank(&p[i]), state;
+        if (rank >= best_rank(s)) break;
+        if (root_claim(s, rank, &state) && search_root_child(s, &p[i], left) == CHILD_STOPPED)
+            break;
+    }
     return true;
 }
 
@@ -963,13 +1066,19 @@ static void helper_start(search *s)
     search *hs = &h->s;
     hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = hs->pair_cuts = 0;
     hs->root_cuts = 0;
-    hs->helper_at = 0;
-    hs->helper = h; /* set in both searches: they hand solutions over through it */
+    hs->helper_at = s->helper_first; /* where it stops (tests); 0: never */
+    hs->helper = h; /* set in both searches: they share the root's children through it */
     hs->table_user = 1;
+    hs->root_rank = -1;
+    hs->deferred = NULL;
     pthread_mutex_init(&h->lock, NULL);
-    atomic_init(&h->found_rank, INT_MAX);
-    atomic_init(&h->first_done, -1);
-    atomic_init(&h->helper_done, INT_MAX);
+    h->found_rank = INT_MAX;
+    atomic_init(&h->best_rank, INT_MAX);
+    /* The first thread has searched every child before its current one, which it keeps. */
+    for (int rank = 0; rank < ROOT_CHILDREN_MAX; rank++)
+        atomic_init(&h->root_state[rank], rank < s->root_rank    ? ROOT_FAILED
+                                          : rank == s->root_rank ? ROOT_CLAIMED
+                                                                 : ROOT_FREE);
     h->b = *s->b;
     h->b.cancel = &h->stop;
     h->b.threads = 1;
@@ -977,8 +1086,10 @@ static void helper_start(search *s)
     hs->b = &h->b;
     atomic_init(&h->stop, false);
     hs->root_children = malloc(ROOT_CHILDREN_MAX * sizeof *hs->root_children);
-    hs->root_descending = true;
-    bool bound = hs->root_children && mayan_bound_init(hs->bound, s->width, s->bound_log2);
+    s->deferred = malloc(ROOT_CHILDREN_MAX * sizeof *s->deferred);
+    s->deferred_count = 0;
+    bool bound =
+        hs->root_children && s->deferred && mayan_bound_init(hs->bound, s->width, s->bound_log2);
     if (bound) mayan_table_grow_to(s->table, shared_table_bytes(s->moves));
     if (bound && mayan_table_share(s->table)) {
         if (s->helper_first) {
@@ -996,6 +1107,8 @@ static void helper_start(search *s)
     if (bound) mayan_bound_free(hs->bound);
     pthread_mutex_destroy(&h->lock);
     free(hs->root_children);
+    free(s->deferred);
+    s->deferred = NULL;
     free(h);
     if (counted) budget_return_core(s->b);
 }
@@ -1014,6 +1127,8 @@ static uint64_t helper_finish(search *s)
     mayan_bound_free(h->s.bound);
     pthread_mutex_destroy(&h->lock);
     free(h->s.root_children);
+    free(s->deferred);
+    s->deferred = NULL;
     free(h);
     s->helper = NULL;
     return nodes;
@@ -1024,6 +1139,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
+        return false;
+    }
+    if (ply > 0 && s->helper && root_dropped(s)) {
+        s->timed_out = s->dropped = true; /* search_root_child tells the two apart */
         return false;
     }
     /* A child comes with its key exactly when the table is asked about it (push_child decided
@@ -1041,7 +1160,15 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             return false;
         }
     }
-    if (++s->nodes == s->helper_at) helper_start(s);
+    if (++s->nodes == s->helper_at) {
+        /* The helper run first (tests) stops here, its root child left claimed as if it were
+         * still searching it. */
+        if (s->root_children) {
+            s->timed_out = true;
+            return false;
+        }
+        helper_start(s);
+    }
     if (left == 1) {
         bool found = last_move(s, col, cc, d, ply);
         if (!found && use_table) mayan_table_add_failure(s->table, s->table_user, key, left);
@@ -1230,6 +1357,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     if (search_pending(s, queue, queued, left, ply)) return true;
     if (s->timed_out) return false;
+    if (ply == 0 && s->helper) return root_finish(s, left);
     if (use_table) mayan_table_add_failure(s->table, s->table_user, key, left);
     return false;
 }
@@ -1259,8 +1387,8 @@ mayan_status mayan_solve(const mayan_board *board, int moves, budget *b, mayan_r
  * or fewer, where a small cache is cheaper to set up (tests: mayan_solve_direct). helper_at: the
  * node that starts the helper thread (0: none); helper_first: see mayan_solve_helped. */
 static mayan_status solve_with(const mayan_board *board, int moves, size_t table_bytes,
-                               bool force_direct, uint64_t helper_at, bool helper_first, budget *b,
-                               mayan_result *out)
+                               bool force_direct, uint64_t helper_at, uint64_t helper_first,
+                               budget *b, mayan_result *out)
 {
     memset(out, 0, sizeof *out);
     if (!board_valid(board, moves)) return out->status = MAYAN_BAD_INPUT;
@@ -1292,7 +1420,9 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
                 .b = b,
                 .root_col = col,
                 .root_cc = cc,
-                .moves = moves};
+                .moves = moves,
+                .root_rank = -1,
+                .cand_rank = INT_MAX};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */
     s.bound_log2 = moves <= 4 && !force_direct ? 10 : board->width > 8 ? 18 : 16;
     if (!mayan_bound_init(s.bound, board->width, s.bound_log2))
@@ -1338,16 +1468,17 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
                                 mayan_result *out)
 {
     return solve_with(board, moves, table_bytes, false, b->threads > 1 ? MAYAN_HELPER_AT_NODES : 0,
-                      false, b, out);
+                      0, b, out);
 }
 
 mayan_status mayan_solve_helped(const mayan_board *board, int moves, uint64_t helper_at,
-                                bool helper_first, size_t table_bytes, budget *b, mayan_result *out)
+                                uint64_t helper_first, size_t table_bytes, budget *b,
+                                mayan_result *out)
 {
     return solve_with(board, moves, table_bytes, false, helper_at, helper_first, b, out);
 }
 
 mayan_status mayan_solve_direct(const mayan_board *board, int moves, budget *b, mayan_result *out)
 {
-    return solve_with(board, moves, MAYAN_TABLE_MAX_BYTES, true, 0, false, b, out);
+    return solve_with(board, moves, MAYAN_TABLE_MAX_BYTES, true, 0, 0, b, out);
 }

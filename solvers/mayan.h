@@ -46,9 +46,9 @@ typedef struct mayan_result {
                               pair_blocked); children refused that way count as bound_cuts */
     size_t table_bytes;    /* memory the failure table reached */
     uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
-    uint64_t root_cuts;    /* commuting-swap cuts, in either thread, back to a root child the
-                              other thread searched, or the helper itself (last to first) */
-    bool helper_answered;  /* the helper thread found the answer first (the same answer) */
+    uint64_t root_cuts;    /* once helped, commuting-swap cuts in either thread back to a root
+                              child marked failed (by either thread) */
+    bool helper_answered;  /* the helper thread found the answer (the same answer) */
 } mayan_result;
 
 /* The failure table never grows beyond this many bytes; past it, entries are replaced. */
@@ -77,11 +77,14 @@ mayan_status mayan_solve_capped(const mayan_board *board, int moves, size_t tabl
                                 mayan_result *out);
 
 /* Tests: mayan_solve_capped with the helper thread started after helper_at nodes (1: at the
- * root); with b->threads of 1, whatever the cores do (else as mayan_solve). With helper_first, the
- * helper runs to its end first, in the calling thread, before the search goes on: what it hands
- * over is then fixed, not a race. */
+ * root); with b->threads of 1, whatever the cores do (else as mayan_solve). With helper_first
+ * nonzero, the helper runs first, in the calling thread, for at most that many nodes
+ * (MAYAN_HELPER_TO_ITS_END: no limit) before the search goes on: the root children it claims and
+ * what it finds there are then fixed, not a race. Stopped short, it leaves its last child
+ * claimed, as if it were still searching it. */
+#define MAYAN_HELPER_TO_ITS_END UINT64_MAX
 mayan_status mayan_solve_helped(const mayan_board *board, int moves, uint64_t helper_at,
-                                bool helper_first, size_t table_bytes, budget *b,
+                                uint64_t helper_first, size_t table_bytes, budget *b,
                                 mayan_result *out);
 
 /* Tests: mayan_solve with the search's direct tables (mayan_bound.h) on boards of at most 5

@@ -1331,10 +1331,10 @@ static tboard full_board(int k)
     return t;
 }
 
-/* The helper only adds proven failures to the table the two threads share, and the first
- * thread keeps the contest's order: every board gets the one-thread answer, whenever the
- * helper starts and whatever the table's size (a small one replaces entries, a growing one
- * doubles while shared). */
+/* The helper only adds proven failures to the table the two threads share, the two claim the
+ * root's children in the contest's order, and the smallest solved child answers: every board gets
+ * the one-thread answer, whenever the helper starts and whatever the table's size (a small one
+ * replaces entries, a growing one doubles while shared). */
 START_TEST(helper_never_changes_the_answer)
 {
     int solvable = 0, helped = 0, solved_helped = 0, by_helper = 0;
@@ -1361,7 +1361,7 @@ START_TEST(helper_never_changes_the_answer)
         size_t cap = i % 4 == 0 ? 4096 : i % 4 == 1 ? 65536 : MAYAN_TABLE_MAX_BYTES;
         /* Small searches get their helper at once, or it would never start. */
         uint64_t at = 1 + (uint64_t)rnd(i % 3 == 1 ? 64 : 4);
-        mayan_solve_helped(&m, n, at, false, cap, &b, &two);
+        mayan_solve_helped(&m, n, at, 0, cap, &b, &two);
         quiet_assert_int_eq(one.status, two.status);
         quiet_assert(one.status == MAYAN_SOLVED || one.status == MAYAN_NO_SOLUTION);
         quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
@@ -1384,9 +1384,9 @@ START_TEST(helper_never_changes_the_answer)
 }
 END_TEST
 
-/* The helper hands over the smallest solution under each root child it solves, last to first,
- * and the first thread takes one when every smaller child has failed. Run first and to its end
- * (no race), the helper has solved the smallest solvable child: the first thread must take its
+/* The helper records the smallest solution under the root child it solves, and the first thread
+ * takes it when every smaller child has failed. Run first and to its end (no race), the helper
+ * has claimed every child and solved the smallest solvable one: the first thread must take its
  * answer on every solvable board, and it is still the one-thread answer. */
 START_TEST(helper_hands_over_its_solution)
 {
@@ -1399,7 +1399,7 @@ START_TEST(helper_hands_over_its_solution)
         budget_init_unlimited(&b);
         mayan_result one, two;
         mayan_solve(&m, n, &b, &one);
-        mayan_solve_helped(&m, n, 1, true, MAYAN_TABLE_MAX_BYTES, &b, &two);
+        mayan_solve_helped(&m, n, 1, MAYAN_HELPER_TO_ITS_END, MAYAN_TABLE_MAX_BYTES, &b, &two);
         quiet_assert_int_eq(one.status, two.status);
         quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
         if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
@@ -1413,12 +1413,41 @@ START_TEST(helper_hands_over_its_solution)
 }
 END_TEST
 
-/* Each thread may skip a path of commuting still swaps that reorders onto a root child the other
- * thread has searched to its end, and the helper one onto a child it searched before (it goes
- * last to first). Such paths lead to answers when moves must be spent before the last one: boards
- * of the commuting_swaps_match_reference family, wider, that one or two moves clear, asked for
- * one or two moves more. Both threads' answers stay the one-thread answer, with the helper run
- * first and to its end, and at once beside the first thread. */
+/* The helper run first but stopped after a random number of nodes leaves the root child it was
+ * searching claimed, as if still at work: the first thread sets it aside, searches the children
+ * still free, then that one itself (root_finish), and must still give the one-thread answer.
+ * Boards whose solution lies in that child test that it is not skipped. */
+START_TEST(helper_stopped_short_leaves_its_child_to_the_first_thread)
+{
+    int solvable = 0, stopped = 0;
+    for (int i = 0; i < 400; i++) {
+        tboard t = i % 2 ? full_board(3 + rnd(3)) : balanced_pile();
+        int n = i % 2 ? 4 + rnd(2) : 2 + rnd(3);
+        mayan_board m = to_mayan(&t);
+        budget b;
+        budget_init_unlimited(&b);
+        mayan_result one, two;
+        mayan_solve(&m, n, &b, &one);
+        uint64_t stop = 2 + (uint64_t)rnd((int)(one.nodes < 4000 ? one.nodes : 4000) + 1);
+        mayan_solve_helped(&m, n, 1, stop, MAYAN_TABLE_MAX_BYTES, &b, &two);
+        quiet_assert_int_eq(one.status, two.status);
+        quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
+        if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
+        solvable += one.status == MAYAN_SOLVED;
+        stopped += two.helper_nodes == stop; /* it reached its stop */
+    }
+    printf("stopped short: %d of 400 boards, %d solvable\n", stopped, solvable);
+    ck_assert_int_ge(solvable, 40);
+    ck_assert_int_ge(stopped, 200);
+}
+END_TEST
+
+/* Once helped, each thread may skip a path of commuting still swaps that reorders onto a root
+ * child marked failed, by either thread (or a move the root lacks). Such paths lead to answers when
+ * moves must be spent before the last one: boards of the commuting_swaps_match_reference family,
+ * wider, that one or two moves clear, asked for one or two moves more. Both threads' answers stay
+ * the one-thread answer, with the helper run first and to its end, and at once beside the first
+ * thread. */
 START_TEST(helper_commutes_back_to_the_root)
 {
     int tried = 0, cut = 0, handed = 0;
@@ -1441,7 +1470,8 @@ START_TEST(helper_commutes_back_to_the_root)
         /* The one-thread answer itself against the unpruned search, on every 10th board of at
          * most 3 moves. */
         if (tried % 10 == 1 && n <= 3) check_against_reference(&t, n);
-        mayan_solve_helped(&m, n, 1, first, MAYAN_TABLE_MAX_BYTES, &b, &two);
+        mayan_solve_helped(&m, n, 1, first ? MAYAN_HELPER_TO_ITS_END : 0, MAYAN_TABLE_MAX_BYTES, &b,
+                           &two);
         quiet_assert_int_eq(one.status, two.status);
         quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
         if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
@@ -1449,15 +1479,15 @@ START_TEST(helper_commutes_back_to_the_root)
         /* Run first, the helper solves the smallest solvable child: it answers every time. */
         quiet_assert(!first || two.helper_answered == (two.status == MAYAN_SOLVED));
     }
-    /* Full boards, mostly without an answer, the helper run first: there its own cut (children
-     * after its root child) fires on most of them, and not by timing. */
+    /* Full boards, mostly without an answer, the helper run first: there the cut onto the
+     * children it marked failed fires on most of them, and not by timing. */
     for (int i = 0; i < 200; i++) {
         tboard t = full_board(3 + rnd(3));
         int n = 4;
         mayan_board m = to_mayan(&t);
         mayan_result one, two;
         mayan_solve(&m, n, &b, &one);
-        mayan_solve_helped(&m, n, 1, true, MAYAN_TABLE_MAX_BYTES, &b, &two);
+        mayan_solve_helped(&m, n, 1, MAYAN_HELPER_TO_ITS_END, MAYAN_TABLE_MAX_BYTES, &b, &two);
         quiet_assert_int_eq(one.status, two.status);
         quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
         cut += two.root_cuts > 0;
@@ -1572,12 +1602,12 @@ START_TEST(helper_stops_with_the_budget)
     budget b;
     mayan_result r;
     budget_init_ms(&b, 100, NULL);
-    ck_assert_int_eq(mayan_solve_helped(&m, 10, 1, false, MAYAN_TABLE_MAX_BYTES, &b, &r),
+    ck_assert_int_eq(mayan_solve_helped(&m, 10, 1, 0, MAYAN_TABLE_MAX_BYTES, &b, &r),
                      MAYAN_TIME_LIMIT);
     ck_assert_uint_gt(r.helper_nodes, 0);
     atomic_bool cancel = true;
     budget_init_ms(&b, 60000, &cancel);
-    ck_assert_int_eq(mayan_solve_helped(&m, 10, 1, false, MAYAN_TABLE_MAX_BYTES, &b, &r),
+    ck_assert_int_eq(mayan_solve_helped(&m, 10, 1, 0, MAYAN_TABLE_MAX_BYTES, &b, &r),
                      MAYAN_TIME_LIMIT);
 }
 END_TEST
@@ -1729,6 +1759,7 @@ int main(void)
     tcase_set_timeout(helper, 600);
     tcase_add_test(helper, helper_never_changes_the_answer);
     tcase_add_test(helper, helper_hands_over_its_solution);
+    tcase_add_test(helper, helper_stopped_short_leaves_its_child_to_the_first_thread);
     tcase_add_test(helper, helper_commutes_back_to_the_root);
     tcase_add_test(helper, shared_table_answers_exactly);
     tcase_add_test(helper, helper_stops_with_the_budget);

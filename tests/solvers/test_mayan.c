@@ -1384,60 +1384,52 @@ START_TEST(helper_never_changes_the_answer)
 }
 END_TEST
 
-/* The helper records the smallest solution under the root child it solves, and the first thread
- * takes it when every smaller child has failed. Run first and to its end (no race), the helper
- * has claimed every child and solved the smallest solvable one: the first thread must take its
- * answer on every solvable board, and it is still the one-thread answer. */
-START_TEST(helper_hands_over_its_solution)
+/* Board t solved alone (one) and with the helper run first (two), to its end or, when stop_short,
+ * for a random number of nodes within the one-thread search's: the same answer, which replays.
+ * Returns where the helper was told to stop. */
+static uint64_t solve_alone_and_helper_first(const tboard *t, int n, bool stop_short,
+                                             mayan_result *one, mayan_result *two)
 {
-    int solvable = 0, handed = 0;
+    mayan_board m = to_mayan(t);
+    budget b;
+    budget_init_unlimited(&b);
+    mayan_solve(&m, n, &b, one);
+    uint64_t stop = stop_short ? 2 + (uint64_t)rnd((int)(one->nodes < 4000 ? one->nodes : 4000) + 1)
+                               : MAYAN_HELPER_TO_ITS_END;
+    mayan_solve_helped(&m, n, 1, stop, MAYAN_TABLE_MAX_BYTES, &b, two);
+    quiet_assert_int_eq(one->status, two->status);
+    quiet_assert(memcmp(one->moves, two->moves, sizeof one->moves) == 0);
+    if (two->status == MAYAN_SOLVED) assert_replays(t, two, n);
+    return stop;
+}
+
+/* The helper run first, in the calling thread (no race), on each board twice:
+ * - to its end: it has claimed every root child and solved the smallest solvable one, recording
+ *   that child's smallest solution, which the first thread takes once every smaller child has
+ *   failed: the helper answers every solvable board, and it is still the one-thread answer;
+ * - stopped after a random number of nodes: the root child it was searching stays claimed, as
+ *   if it were still at work, and the first thread sets it aside, searches the children still
+ *   free, then that one itself (root_finish): still the one-thread answer. Boards whose solution
+ *   lies in that child test that it is not skipped. */
+START_TEST(helper_run_first_to_its_end_or_stopped_short)
+{
+    int solvable = 0, handed = 0, stopped = 0;
     for (int i = 0; i < 400; i++) {
         tboard t = i % 2 ? full_board(3 + rnd(3)) : balanced_pile();
         int n = i % 2 ? 4 + rnd(2) : 2 + rnd(3);
-        mayan_board m = to_mayan(&t);
-        budget b;
-        budget_init_unlimited(&b);
         mayan_result one, two;
-        mayan_solve(&m, n, &b, &one);
-        mayan_solve_helped(&m, n, 1, MAYAN_HELPER_TO_ITS_END, MAYAN_TABLE_MAX_BYTES, &b, &two);
-        quiet_assert_int_eq(one.status, two.status);
-        quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
-        if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
+        solve_alone_and_helper_first(&t, n, false, &one, &two);
         solvable += one.status == MAYAN_SOLVED;
         handed += two.helper_answered;
         quiet_assert(!two.helper_answered || two.status == MAYAN_SOLVED);
-    }
-    printf("hand-over: %d of %d solvable boards answered by the helper\n", handed, solvable);
-    ck_assert_int_ge(solvable, 40);
-    ck_assert_int_eq(handed, solvable);
-}
-END_TEST
-
-/* The helper run first but stopped after a random number of nodes leaves the root child it was
- * searching claimed, as if still at work: the first thread sets it aside, searches the children
- * still free, then that one itself (root_finish), and must still give the one-thread answer.
- * Boards whose solution lies in that child test that it is not skipped. */
-START_TEST(helper_stopped_short_leaves_its_child_to_the_first_thread)
-{
-    int solvable = 0, stopped = 0;
-    for (int i = 0; i < 400; i++) {
-        tboard t = i % 2 ? full_board(3 + rnd(3)) : balanced_pile();
-        int n = i % 2 ? 4 + rnd(2) : 2 + rnd(3);
-        mayan_board m = to_mayan(&t);
-        budget b;
-        budget_init_unlimited(&b);
-        mayan_result one, two;
-        mayan_solve(&m, n, &b, &one);
-        uint64_t stop = 2 + (uint64_t)rnd((int)(one.nodes < 4000 ? one.nodes : 4000) + 1);
-        mayan_solve_helped(&m, n, 1, stop, MAYAN_TABLE_MAX_BYTES, &b, &two);
-        quiet_assert_int_eq(one.status, two.status);
-        quiet_assert(memcmp(one.moves, two.moves, sizeof one.moves) == 0);
-        if (two.status == MAYAN_SOLVED) assert_replays(&t, &two, n);
-        solvable += one.status == MAYAN_SOLVED;
+        uint64_t stop = solve_alone_and_helper_first(&t, n, true, &one, &two);
         stopped += two.helper_nodes == stop; /* it reached its stop */
     }
-    printf("stopped short: %d of 400 boards, %d solvable\n", stopped, solvable);
+    printf(
+        "helper run first: %d of %d solvable boards answered by it; stopped short on %d of 400\n",
+        handed, solvable, stopped);
     ck_assert_int_ge(solvable, 40);
+    ck_assert_int_eq(handed, solvable);
     ck_assert_int_ge(stopped, 200);
 }
 END_TEST
@@ -1758,8 +1750,7 @@ int main(void)
     TCase *helper = tcase_create("helper");
     tcase_set_timeout(helper, 600);
     tcase_add_test(helper, helper_never_changes_the_answer);
-    tcase_add_test(helper, helper_hands_over_its_solution);
-    tcase_add_test(helper, helper_stopped_short_leaves_its_child_to_the_first_thread);
+    tcase_add_test(helper, helper_run_first_to_its_end_or_stopped_short);
     tcase_add_test(helper, helper_commutes_back_to_the_root);
     tcase_add_test(helper, shared_table_answers_exactly);
     tcase_add_test(helper, helper_stops_with_the_budget);

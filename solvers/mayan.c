@@ -75,16 +75,16 @@ typedef struct search {
     uint64_t bound_cuts;
     uint64_t commute_cuts;
     uint64_t pair_cuts;
-    uint64_t root_cuts; /* commuting-swap cuts onto a root child searched out of order */
+    uint64_t root_cuts; /* once helped, commuting-swap cuts onto a root child marked failed */
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
     int chain[MAYAN_MAX_MOVES];
     /* A second thread (helper, below) starts when this search has expanded helper_at nodes
      * (0: never); then helper is set, in its search too. The root board and its move count are
-     * kept for it. */
+     * kept for it. In the helper's own search, helper_at is where it stops (helper_first). */
     uint64_t helper_at;
     /* Tests (mayan_solve_helped): the helper runs first, for at most this many nodes; 0: beside
-     * this search. In the helper's own search, helper_at is where it stops. */
+     * this search. */
     uint64_t helper_first;
     helper *helper;
     const column *root_col;

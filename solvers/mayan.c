@@ -720,8 +720,14 @@ static bool pair_blocked(search *s, const mayan_counts *cc, const unsigned char 
            !pair_mendable(s, cc[__builtin_ctz(invalid)], cc[__builtin_ctz(rest)]);
 }
 
+/* A board's key in the failure table (mayan_table.h) and its hash, made once per node. */
+typedef struct table_key {
+    uint64_t words[MAYAN_TABLE_MAX_WORDS];
+    uint64_t hash;
+} table_key;
+
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply, const uint64_t *known_key);
+                int left, int ply, const table_key *known_key);
 
 /* A 5 x 7 key is two words: copied by two stores rather than a call. */
 static inline void copy_key(uint64_t *to, const uint64_t *from, int words)
@@ -740,7 +746,7 @@ struct pending {
     column col[MAYAN_MAX_SIDE];
     mayan_counts cc[MAYAN_MAX_COLOUR + 1];
     spreads d;
-    uint64_t key[MAYAN_TABLE_MAX_WORDS];
+    table_key key;
     int x, y, dir, code; /* code: see search.chain */
     bool keyed;          /* key holds the packed board (the table is asked about it) */
 };
@@ -802,7 +808,7 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
     if (ply == 0) return search_root(s, p, count, left);
     for (int i = 0; i < count; i++) {
         s->chain[ply] = p[i].code; /* for the commuting-swap cuts: see searched_first */
-        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? p[i].key : NULL)) {
+        if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? &p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
             return true;
         }
@@ -815,7 +821,7 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
  * A child the table is not asked about waits its turn all the same: children are searched in
  * the contest's order. */
 static bool push_child(search *s, pending *p, int *count, int batch, bool still, int left, int ply,
-                       int x, int y, int dir, int code, const uint64_t *parent_key)
+                       int x, int y, int dir, int code, const table_key *parent_key)
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
@@ -826,16 +832,18 @@ static bool push_child(search *s, pending *p, int *count, int batch, bool still,
     c->x = x, c->y = y, c->dir = dir, c->code = code;
     c->keyed = table_pays(s, c->d, left - 1);
     if (c->keyed) {
+        uint64_t *key = c->key.words;
         if (parent_key) {
             /* A swap of two different blocks that made no run: two cells changed. */
-            copy_key(c->key, parent_key, s->key_words);
+            copy_key(key, parent_key->words, s->key_words);
             unsigned now = col_get(c->col[x], y), was = col_get(c->col[x + 1], y);
-            mayan_key_patch(c->key, s->height, s->cell_bits, x, y, was, now);
-            mayan_key_patch(c->key, s->height, s->cell_bits, x + 1, y, now, was);
+            mayan_key_patch(key, s->height, s->cell_bits, x, y, was, now);
+            mayan_key_patch(key, s->height, s->cell_bits, x + 1, y, now, was);
         } else {
-            mayan_key_pack(c->col, s->width, s->height, s->cell_bits, c->key);
+            mayan_key_pack(c->col, s->width, s->height, s->cell_bits, key);
         }
-        mayan_table_prefetch(s->table, c->key);
+        c->key.hash = mayan_table_hash(s->table, key);
+        mayan_table_prefetch(s->table, c->key.hash);
     }
     if (++*count < batch) return false;
     *count = 0;
@@ -935,7 +943,7 @@ static child_outcome search_root_child(search *s, const pending *c, int left)
     int rank = move_rank(c);
     s->root_rank = rank;
     s->chain[0] = c->code; /* for the commuting-swap cuts: see searched_first */
-    if (dfs(s, c->col, c->cc, c->d, left - 1, 1, c->keyed ? c->key : NULL)) {
+    if (dfs(s, c->col, c->cc, c->d, left - 1, 1, c->keyed ? &c->key : NULL)) {
         s->path[0] = (mayan_move){c->x, c->y, c->dir};
         if (s->helper) root_solved(s, rank);
         return CHILD_SOLVED;
@@ -1135,7 +1143,7 @@ static uint64_t helper_finish(search *s)
 }
 
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
-                int left, int ply, const uint64_t *known_key)
+                int left, int ply, const table_key *known_key)
 {
     if (budget_expired(s->b)) {
         s->timed_out = true;
@@ -1147,15 +1155,16 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     /* A child comes with its key exactly when the table is asked about it (push_child decided
      * with table_pays); the root decides here. */
-    uint64_t root_key[MAYAN_TABLE_MAX_WORDS];
-    const uint64_t *key = known_key;
+    table_key root_key;
+    const table_key *key = known_key;
     if (ply == 0 && table_pays(s, d, left)) {
-        mayan_key_pack(col, s->width, s->height, s->cell_bits, root_key);
-        key = root_key;
+        mayan_key_pack(col, s->width, s->height, s->cell_bits, root_key.words);
+        root_key.hash = mayan_table_hash(s->table, root_key.words);
+        key = &root_key;
     }
     bool use_table = key != NULL;
     if (use_table) {
-        if (mayan_table_failed(s->table, s->table_user, key, left)) {
+        if (mayan_table_failed_hashed(s->table, s->table_user, key->words, key->hash, left)) {
             s->table_hits++;
             return false;
         }
@@ -1171,7 +1180,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     if (left == 1) {
         bool found = last_move(s, col, cc, d, ply);
-        if (!found && use_table) mayan_table_add_failure(s->table, s->table_user, key, left);
+        if (!found && use_table)
+            mayan_table_add_failure_hashed(s->table, s->table_user, key->words, key->hash, left);
         return found;
     }
     int w = s->width;
@@ -1320,7 +1330,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                         drag(col, w, x, y, v, x + 1, child);
                     }
                     int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
-                    const uint64_t *patch_from = next != NO_PREV && use_table ? key : NULL;
+                    const table_key *patch_from = next != NO_PREV && use_table ? key : NULL;
                     if (push_child(s, queue, &queued, batch, still, left, ply, x, y, 1, next,
                                    patch_from))
                         return true;
@@ -1358,7 +1368,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     if (search_pending(s, queue, queued, left, ply)) return true;
     if (s->timed_out) return false;
     if (ply == 0 && s->helper) return root_finish(s, left);
-    if (use_table) mayan_table_add_failure(s->table, s->table_user, key, left);
+    if (use_table)
+        mayan_table_add_failure_hashed(s->table, s->table_user, key->words, key->hash, left);
     return false;
 }
 

@@ -31,12 +31,52 @@ static uint64_t three_bit_cells(uint64_t c)
     return (c & 0xFFFFFFULL) | ((c >> 8) & 0xFFFFFF000000ULL);
 }
 
+/* Two columns of at most 8 cells of at most 7, one in each half of c, as eight 3-bit fields each
+ * (bits 0-23 and 32-55): the first three steps of three_bit_cells. */
+static uint64_t three_bit_pair(uint64_t c)
+{
+    c = (c & 0x0707070707070707ULL) | ((c >> 1) & 0x3838383838383838ULL);
+    c = (c & 0x003F003F003F003FULL) | ((c >> 2) & 0x0FC00FC00FC00FC0ULL);
+    return (c & 0x00000FFF00000FFFULL) | ((c >> 4) & 0x00FFF00000FFF000ULL);
+}
+
+/* The contest's 5 x 7 board of at most 7 colours: 21 bits a column, two columns a step. */
+static void key_pack_5x7(const uint64_t *columns, uint64_t *key)
+{
+    uint64_t a = three_bit_pair(columns[0] | columns[1] << 32);
+    uint64_t b = three_bit_pair(columns[2] | columns[3] << 32);
+    uint64_t c = three_bit_pair(columns[4]);
+    a = (a & 0x1FFFFF) | (a >> 32) << 21; /* columns 0 and 1: bits 0-41 */
+    b = (b & 0x1FFFFF) | (b >> 32) << 21; /* columns 2 and 3: bits 42-83 */
+    key[0] = a | b << 42;
+    key[1] = b >> 22 | c << 20; /* column 4: bits 84-104 */
+}
+
 void mayan_key_pack(const uint64_t *columns, int width, int height, int cell_bits, uint64_t *key)
 {
     int words = mayan_key_words(width, height, cell_bits);
-    key[0] = 0;
-    if (words > 1) key[1] = 0; /* a 5 x 7 key: two stores, no call */
-    for (int i = 2; i < words; i++) key[i] = 0;
+    if (cell_bits == 3 && width == 5 && height == 7) {
+        key_pack_5x7(columns, key);
+        return;
+    }
+    if (cell_bits == 3 && height <= 8 && words <= 2) {
+        /* Other boards of at most 8 rows in two words: no division per column. */
+        int bits = 3 * height;
+        uint64_t low = 0, high = 0;
+        for (int x = 0, at = 0; x < width; x++, at += bits) {
+            uint64_t c = three_bit_pair(columns[x]) & 0xFFFFFF;
+            if (at >= 64) {
+                high |= c << (at - 64);
+            } else {
+                low |= c << at;
+                if (at + bits > 64) high |= c >> (64 - at);
+            }
+        }
+        key[0] = low;
+        if (words == 2) key[1] = high;
+        return;
+    }
+    for (int i = 0; i < words; i++) key[i] = 0;
     int bits = cell_bits * height, at = 0;
     for (int x = 0; x < width; x++, at += bits) {
         uint64_t c = cell_bits == 3 ? three_bit_cells(columns[x]) : columns[x];
@@ -81,8 +121,9 @@ static uint64_t key_hash(const uint64_t *key, int words)
     return mix(h);
 }
 
-/* Does the slot hold this key (its mask bits aside)? */
-static bool same_key(const uint64_t *slot, const uint64_t *key, int words)
+/* Does the slot hold this key (its mask bits aside)? Inlined where `words` is a constant. */
+static inline __attribute__((always_inline)) bool same_key(const uint64_t *slot,
+                                                           const uint64_t *key, int words)
 {
     uint64_t diff = (slot[words - 1] & KEY_LOW) ^ key[words - 1];
     for (int i = 0; i < words - 1; i++) diff |= slot[i] ^ key[i];
@@ -182,30 +223,38 @@ static int mask_top(uint64_t mask)
     return 63 - __builtin_clzll(mask);
 }
 
-/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. true
- * when it filled an empty slot. */
-static bool place(const mayan_table *t, uint64_t *bucket, const uint64_t *key, uint64_t mask)
+/* place for keys of `words` words: inlined with 2, the 5 x 7 board's key (constant strides, no
+ * loop over words), and with the table's own count for every other board. */
+static inline __attribute__((always_inline)) bool place_w(uint64_t *bucket, const uint64_t *key,
+                                                          uint64_t mask, const int words)
 {
-    size_t sw = slot_words(t);
     uint64_t *victim = NULL;
     int victim_top = 64;
     for (int i = 0; i < WAYS; i++) {
-        uint64_t *slot = bucket + (size_t)i * sw;
-        uint64_t meta = slot_mask(t, slot);
+        uint64_t *slot = bucket + (size_t)i * (size_t)words;
+        uint64_t meta = slot[words - 1] >> MASK_SHIFT;
         if (meta == 0) {
             if (!victim || victim_top >= 0) victim = slot, victim_top = -1;
             continue;
         }
-        if (same_key(slot, key, t->words)) {
-            slot[t->words - 1] |= mask << MASK_SHIFT;
+        if (same_key(slot, key, words)) {
+            slot[words - 1] |= mask << MASK_SHIFT;
             return false;
         }
         int top = mask_top(meta);
         if (top < victim_top) victim = slot, victim_top = top;
     }
-    memcpy(victim, key, (size_t)t->words * sizeof *key);
-    victim[t->words - 1] |= mask << MASK_SHIFT;
+    memcpy(victim, key, (size_t)words * sizeof *key);
+    victim[words - 1] |= mask << MASK_SHIFT;
     return victim_top < 0;
+}
+
+/* Puts (key, mask) into its bucket: merge, an empty slot, or replace the cheapest entry. true
+ * when it filled an empty slot. */
+static bool place(const mayan_table *t, uint64_t *bucket, const uint64_t *key, uint64_t mask)
+{
+    if (t->words == 2) return place_w(bucket, key, mask, 2);
+    return place_w(bucket, key, mask, t->words);
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -266,28 +315,45 @@ size_t mayan_table_bytes(const mayan_table *t)
     return buckets(t) * WAYS * slot_words(t) * sizeof(uint64_t);
 }
 
-void mayan_table_prefetch(const mayan_table *t, const uint64_t *key)
+uint64_t mayan_table_hash(const mayan_table *t, const uint64_t *key)
 {
-    const uint64_t *bucket = bucket_of(t, key);
+    return key_hash(key, t->words);
+}
+
+void mayan_table_prefetch(const mayan_table *t, uint64_t hash)
+{
+    const uint64_t *bucket = bucket_at(t, hash, buckets(t));
     size_t bytes = WAYS * slot_words(t) * sizeof(uint64_t);
     for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch((const char *)bucket + at);
+}
+
+/* bucket_failed for keys of `words` words, inlined as place_w is. */
+static inline __attribute__((always_inline)) bool
+bucket_failed_w(const uint64_t *bucket, const uint64_t *key, int depth, const int words)
+{
+    for (int i = 0; i < WAYS; i++) {
+        const uint64_t *slot = bucket + (size_t)i * (size_t)words;
+        uint64_t mask = slot[words - 1] >> MASK_SHIFT;
+        if (mask && same_key(slot, key, words)) return (mask >> depth) & 1;
+    }
+    return false;
 }
 
 static bool bucket_failed(const mayan_table *t, const uint64_t *bucket, const uint64_t *key,
                           int depth)
 {
-    size_t sw = slot_words(t);
-    for (int i = 0; i < WAYS; i++) {
-        const uint64_t *slot = bucket + (size_t)i * sw;
-        if (slot_mask(t, slot) && same_key(slot, key, t->words))
-            return (slot_mask(t, slot) >> depth) & 1;
-    }
-    return false;
+    if (t->words == 2) return bucket_failed_w(bucket, key, depth, 2);
+    return bucket_failed_w(bucket, key, depth, t->words);
 }
 
 bool mayan_table_failed(const mayan_table *t, int user, const uint64_t *key, int depth)
 {
-    uint64_t hash = key_hash(key, t->words);
+    return mayan_table_failed_hashed(t, user, key, key_hash(key, t->words), depth);
+}
+
+bool mayan_table_failed_hashed(const mayan_table *t, int user, const uint64_t *key, uint64_t hash,
+                               int depth)
+{
     if (!t->shared) return bucket_failed(t, bucket_at(t, hash, buckets(t)), key, depth);
     enter(t, user);
     uint64_t copy[WAYS * MAYAN_TABLE_MAX_WORDS];
@@ -372,10 +438,16 @@ static void grow_shared(mayan_table *t, int user)
 
 void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int depth)
 {
+    mayan_table_add_failure_hashed(t, user, key, key_hash(key, t->words), depth);
+}
+
+void mayan_table_add_failure_hashed(mayan_table *t, int user, const uint64_t *key, uint64_t hash,
+                                    int depth)
+{
     uint64_t mask = (uint64_t)1 << depth;
     if (!t->shared) {
         if (wants_growth(t)) grow(t);
-        t->used += place(t, bucket_of(t, key), key, mask);
+        t->used += place(t, bucket_at(t, hash, buckets(t)), key, mask);
         return;
     }
     /* The other thread's count is asked for once in 64 of this one's insertions. */
@@ -384,7 +456,7 @@ void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int 
     if (mine % 64 == 0 && wants_growth(t)) grow_shared(t, user);
     enter(t, user);
     uint64_t copy[WAYS * MAYAN_TABLE_MAX_WORDS];
-    uint64_t *bucket = lock_bucket(t, key_hash(key, t->words), copy);
+    uint64_t *bucket = lock_bucket(t, hash, copy);
     if (place(t, copy, key, mask)) atomic_store_explicit(filled, mine + 1, memory_order_relaxed);
     unlock_bucket(t, bucket, copy, true);
     leave(t, user);

@@ -65,8 +65,17 @@ size_t mayan_table_bytes(const mayan_table *t);
 bool mayan_table_failed(const mayan_table *t, int user, const uint64_t *key, int depth);
 void mayan_table_add_failure(mayan_table *t, int user, const uint64_t *key, int depth);
 
-/* Asks the memory for key's bucket ahead of mayan_table_failed (a hint; changes nothing). */
-void mayan_table_prefetch(const mayan_table *t, const uint64_t *key);
+/* The hash that picks key's bucket, whatever the table's size. The search asks about one key up
+ * to three times (prefetch, look-up, record): it hashes it once and passes the hash on. */
+uint64_t mayan_table_hash(const mayan_table *t, const uint64_t *key);
+bool mayan_table_failed_hashed(const mayan_table *t, int user, const uint64_t *key, uint64_t hash,
+                               int depth);
+void mayan_table_add_failure_hashed(mayan_table *t, int user, const uint64_t *key, uint64_t hash,
+                                    int depth);
+
+/* Asks the memory for the bucket of the key of this hash ahead of the look-up (a hint; changes
+ * nothing). */
+void mayan_table_prefetch(const mayan_table *t, uint64_t hash);
 
 /* Grows a table that is not shared, in one pass, to the largest size within both `bytes` and
  * its cap (nothing when it is that big already). A growth while the table is shared costs both

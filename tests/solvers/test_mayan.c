@@ -1044,46 +1044,57 @@ END_TEST
 
 /* ---------- the failure table ---------- */
 
+/* Keys of 1, 2 (the 5 x 7 board's, on paths of their own) and 3 words. */
 START_TEST(table_keeps_depths_apart)
 {
-    mayan_table t;
-    ck_assert(mayan_table_init(&t, 3, (size_t)16 << 20));
-    uint64_t a[3] = {1, 2, 3}, b[3] = {1, 2, 4};
-    ck_assert(!mayan_table_failed(&t, 0, a, 3));
-    mayan_table_add_failure(&t, 0, a, 3);
-    ck_assert(mayan_table_failed(&t, 0, a, 3));
-    ck_assert(!mayan_table_failed(&t, 0, a, 2));
-    ck_assert(!mayan_table_failed(&t, 0, a, 4));
-    ck_assert(!mayan_table_failed(&t, 0, b, 3));
-    mayan_table_add_failure(&t, 0, a, 1);
-    ck_assert(mayan_table_failed(&t, 0, a, 1) && mayan_table_failed(&t, 0, a, 3));
-    ck_assert(!mayan_table_failed(&t, 0, a, 2));
-    /* Many keys: it grows; a key is never reported at a depth it did not fail at, and nearly
-     * all stay (a full bucket may replace one). */
-    for (uint64_t i = 0; i < 100000; i++) {
-        uint64_t k[3] = {i, i * 7, i ^ 0x55};
-        mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 10));
+    for (int words = 1; words <= 3; words++) {
+        mayan_table t;
+        ck_assert(mayan_table_init(&t, words, (size_t)16 << 20));
+        /* a and b differ in their last word */
+        uint64_t a[3] = {1, 2, 3}, b[3] = {1, 2, 3};
+        b[words - 1] = 4;
+        ck_assert(!mayan_table_failed(&t, 0, a, 3));
+        mayan_table_add_failure(&t, 0, a, 3);
+        ck_assert(mayan_table_failed(&t, 0, a, 3));
+        ck_assert(!mayan_table_failed(&t, 0, a, 2));
+        ck_assert(!mayan_table_failed(&t, 0, a, 4));
+        ck_assert(!mayan_table_failed(&t, 0, b, 3));
+        mayan_table_add_failure(&t, 0, a, 1);
+        ck_assert(mayan_table_failed(&t, 0, a, 1) && mayan_table_failed(&t, 0, a, 3));
+        ck_assert(!mayan_table_failed(&t, 0, a, 2));
+        /* Many keys: it grows; a key is never reported at a depth it did not fail at, and nearly
+         * all stay (a full bucket may replace one). */
+        for (uint64_t i = 0; i < 100000; i++) {
+            uint64_t k[3] = {i, i * 7, i ^ 0x55};
+            mayan_table_add_failure(&t, 0, k, 1 + (int)(i % 10));
+        }
+        int kept = 0;
+        for (uint64_t i = 0; i < 100000; i++) {
+            uint64_t k[3] = {i, i * 7, i ^ 0x55};
+            kept += mayan_table_failed(&t, 0, k, 1 + (int)(i % 10));
+            for (int d = 1; d <= 10; d++)
+                if (d != 1 + (int)(i % 10)) quiet_assert(!mayan_table_failed(&t, 0, k, d));
+            /* never added: equal to k but in its last word */
+            uint64_t never[3] = {i, i * 7, i ^ 0x55};
+            never[words - 1] += (uint64_t)1 << 40;
+            quiet_assert(!mayan_table_failed(&t, 0, never, 1 + (int)(i % 10)));
+        }
+        ck_assert_int_ge(kept, 90000);
+        ck_assert_uint_le(mayan_table_bytes(&t), (size_t)16 << 20);
+        mayan_table_free(&t);
     }
-    int kept = 0;
-    for (uint64_t i = 0; i < 100000; i++) {
-        uint64_t k[3] = {i, i * 7, i ^ 0x55};
-        kept += mayan_table_failed(&t, 0, k, 1 + (int)(i % 10));
-        for (int d = 1; d <= 10; d++)
-            if (d != 1 + (int)(i % 10)) quiet_assert(!mayan_table_failed(&t, 0, k, d));
-        uint64_t never[3] = {i, i * 7 + 1, i};
-        quiet_assert(!mayan_table_failed(&t, 0, never, 1 + (int)(i % 10)));
-    }
-    ck_assert_int_ge(kept, 90000);
-    ck_assert_uint_le(mayan_table_bytes(&t), (size_t)16 << 20);
-    mayan_table_free(&t);
 }
 END_TEST
 
-/* Cell (x, y) lands at bit 4 * (x * height + y) of the key, for every shape. */
+/* Cell (x, y) lands at bit cell_bits * (x * height + y) of the key, for every shape. A quarter of
+ * the boards have the contest's shape, 5 x 7, and a quarter at most 5 columns and 8 rows, both
+ * with 3-bit cells: mayan_key_pack packs those on paths of their own. */
 START_TEST(key_packs_every_cell)
 {
     for (int i = 0; i < 4000; i++) {
         int w = 1 + rnd(16), h = 1 + rnd(16), cell_bits = 3 + i % 2;
+        if (i % 4 == 0) w = 5, h = 7;
+        if (i % 4 == 2) w = 1 + rnd(5), h = 1 + rnd(8);
         uint64_t columns[16] = {0};
         int cell[16][16] = {{0}};
         for (int x = 0; x < w; x++) {

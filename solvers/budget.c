@@ -39,16 +39,6 @@ static bool deadline_passed(const budget *b)
            (now.tv_sec == b->deadline.tv_sec && now.tv_nsec >= b->deadline.tv_nsec);
 }
 
-bool budget_expired(budget *b)
-{
-    if (b->expired) return true;
-    if (b->countdown > 0) {
-        b->countdown--;
-        return false;
-    }
-    return budget_expired_now(b);
-}
-
 bool budget_expired_now(budget *b)
 {
     if (b->expired) return true;

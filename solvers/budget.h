@@ -32,11 +32,21 @@ typedef struct budget {
 void budget_init_unlimited(budget *b);
 /* A budget of `ms` milliseconds from now; `cancel` may be NULL. */
 void budget_init_ms(budget *b, long ms, const atomic_bool *cancel);
-/* True once the deadline has passed or the cancel flag is set (for a budget that gives way,
- * also once idle_cores is negative). Sticky. */
-bool budget_expired(budget *b);
-/* The same, reading the clock on every call: for loops whose steps take a millisecond or more. */
+/* The same as budget_expired, reading the clock on every call: for loops whose steps take a
+ * millisecond or more. */
 bool budget_expired_now(budget *b);
+/* True once the deadline has passed or the cancel flag is set (for a budget that gives way,
+ * also once idle_cores is negative). Sticky. Inline: a search asks at every node, and all but
+ * one call in BUDGET_STRIDE only count down. */
+static inline bool budget_expired(budget *b)
+{
+    if (b->expired) return true;
+    if (b->countdown > 0) {
+        b->countdown--;
+        return false;
+    }
+    return budget_expired_now(b);
+}
 /* May this solve start one more thread now? Then it holds an idle core (if they are counted)
  * until budget_return_core. */
 bool budget_take_core(const budget *b);

@@ -162,7 +162,7 @@ static bool pair_reached_before(search *s, const column *col, int ply, int x, in
     int px = p / 16, py = p % 16;
     if (py == y && px - x <= 1 && x - px <= 1) return false; /* a shared cell */
     column b[MAYAN_MAX_SIDE];
-    memcpy(b, col, (size_t)s->width * sizeof *col);
+    copy_columns(b, col, s->width);
     swap_cells(b, px, py); /* B */
     unsigned v = col_get(b[x], y), u = col_get(b[x + 1], y);
     if (swap_makes_run(b, s->width, x, y, v, u)) return false;

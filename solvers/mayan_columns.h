@@ -253,11 +253,21 @@ static inline void swap_cells(column *col, int x, int y)
     col[x + 1] = (col[x + 1] & ~m) | a;
 }
 
+/* Copies a board's columns: the contest's five by a copy of fixed size, which the compiler
+ * inlines (a call to memcpy for every child made was 1 % of a search's instructions). */
+static inline void copy_columns(column *to, const column *from, int width)
+{
+    if (width == 5)
+        memcpy(to, from, 5 * sizeof *from);
+    else
+        memcpy(to, from, (size_t)width * sizeof *from);
+}
+
 /* The board after dragging (x, y) = v into the empty air of column to = x +- 1. */
 static inline void drag(const column *col, int width, int x, int y, unsigned v, int to,
                         column *child)
 {
-    memcpy(child, col, (size_t)width * sizeof *col);
+    copy_columns(child, col, width);
     child[x] = col_remove(col[x], y);
     child[to] |= (uint64_t)v << (4 * col_height(col[to]));
 }
@@ -265,7 +275,7 @@ static inline void drag(const column *col, int width, int x, int y, unsigned v, 
 static inline void swap(const column *col, int width, int x, int y, unsigned v, unsigned u,
                         column *child)
 {
-    memcpy(child, col, (size_t)width * sizeof *col);
+    copy_columns(child, col, width);
     uint64_t m = (uint64_t)15 << (4 * y);
     child[x] = (child[x] & ~m) | ((uint64_t)u << (4 * y));
     child[x + 1] = (child[x + 1] & ~m) | ((uint64_t)v << (4 * y));

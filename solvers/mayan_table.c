@@ -13,6 +13,7 @@
 #define LOAD_NUM 1
 #define LOAD_DEN 2
 
+/* A slot's failure mask (0: the slot is empty) is its last word shifted down by MASK_SHIFT. */
 #define MASK_SHIFT (64 - MAYAN_TABLE_MASK_BITS)
 #define KEY_LOW ((1ULL << MASK_SHIFT) - 1)
 
@@ -91,12 +92,6 @@ static size_t slot_words(const mayan_table *t)
     return (size_t)t->words;
 }
 
-/* The failure mask of a slot (0: empty): the top bits of its last word. */
-static inline uint64_t slot_mask(const mayan_table *t, const uint64_t *slot)
-{
-    return slot[t->words - 1] >> MASK_SHIFT;
-}
-
 /* splitmix64's finaliser */
 static uint64_t mix(uint64_t x)
 {
@@ -138,11 +133,6 @@ static size_t buckets(const mayan_table *t)
 static uint64_t *bucket_at(const mayan_table *t, uint64_t hash, size_t nbuckets)
 {
     return t->slots + (size_t)(hash & (nbuckets - 1)) * WAYS * slot_words(t);
-}
-
-static uint64_t *bucket_of(const mayan_table *t, const uint64_t *key)
-{
-    return bucket_at(t, key_hash(key, t->words), buckets(t));
 }
 
 /* What two threads need to share the table (mayan_table_share). A growth moves entries between
@@ -374,25 +364,35 @@ static bool can_grow(const mayan_table *t)
  * moves to b + k * nbuckets for some k >= 1, a bucket that is still zero and is only ever reached
  * from b, so at most WAYS entries go to it. Bucket b keeps its other entries where they are
  * (lookups scan all its slots). */
-static void grow_by(mayan_table *t, size_t factor)
+static inline __attribute__((always_inline)) void grow_by_w(mayan_table *t, size_t factor,
+                                                            const int words)
 {
-    size_t old = buckets(t), sw = slot_words(t);
-    atomic_store_explicit(&t->nbuckets, old * factor, memory_order_relaxed);
+    size_t old = buckets(t), sw = (size_t)words, nbuckets = old * factor;
+    atomic_store_explicit(&t->nbuckets, nbuckets, memory_order_relaxed);
     uint64_t key[MAYAN_TABLE_MAX_WORDS];
     for (size_t b = 0; b < old; b++) {
         uint64_t *bucket = t->slots + b * WAYS * sw;
         for (int i = 0; i < WAYS; i++) {
             uint64_t *slot = bucket + (size_t)i * sw;
-            if (!slot_mask(t, slot)) continue;
+            if (!(slot[words - 1] >> MASK_SHIFT)) continue;
             memcpy(key, slot, sw * sizeof *key);
-            key[t->words - 1] &= KEY_LOW;
-            uint64_t *to = bucket_of(t, key);
+            key[words - 1] &= KEY_LOW;
+            uint64_t *to = bucket_at(t, key_hash(key, words), nbuckets);
             if (to == bucket) continue;
-            while (slot_mask(t, to)) to += sw;
+            while (to[words - 1] >> MASK_SHIFT) to += sw;
             memcpy(to, slot, sw * sizeof *slot);
             memset(slot, 0, sw * sizeof *slot);
         }
     }
+}
+
+/* Inlined with 2 as place_w is: the copies are then two stores each, not calls. */
+static void grow_by(mayan_table *t, size_t factor)
+{
+    if (t->words == 2)
+        grow_by_w(t, factor, 2);
+    else
+        grow_by_w(t, factor, t->words);
 }
 
 static void grow(mayan_table *t)

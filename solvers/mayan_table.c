@@ -22,23 +22,21 @@ int mayan_key_words(int width, int height, int cell_bits)
     return (width * height * cell_bits + MAYAN_TABLE_MASK_BITS + 63) / 64;
 }
 
-/* Sixteen 4-bit cells of at most 7 as sixteen 3-bit fields: halving steps, each moving every
- * second field of a lane down next to the first. */
-static uint64_t three_bit_cells(uint64_t c)
-{
-    c = (c & 0x0707070707070707ULL) | ((c >> 1) & 0x3838383838383838ULL);
-    c = (c & 0x003F003F003F003FULL) | ((c >> 2) & 0x0FC00FC00FC00FC0ULL);
-    c = (c & 0x00000FFF00000FFFULL) | ((c >> 4) & 0x00FFF00000FFF000ULL);
-    return (c & 0xFFFFFFULL) | ((c >> 8) & 0xFFFFFF000000ULL);
-}
-
 /* Two columns of at most 8 cells of at most 7, one in each half of c, as eight 3-bit fields each
- * (bits 0-23 and 32-55): the first three steps of three_bit_cells. */
+ * (bits 0-23 and 32-55): halving steps, each moving every second field of a lane down next to
+ * the first. */
 static uint64_t three_bit_pair(uint64_t c)
 {
     c = (c & 0x0707070707070707ULL) | ((c >> 1) & 0x3838383838383838ULL);
     c = (c & 0x003F003F003F003FULL) | ((c >> 2) & 0x0FC00FC00FC00FC0ULL);
     return (c & 0x00000FFF00000FFFULL) | ((c >> 4) & 0x00FFF00000FFF000ULL);
+}
+
+/* Sixteen 4-bit cells of at most 7 as sixteen 3-bit fields: the two halves' fields joined. */
+static uint64_t three_bit_cells(uint64_t c)
+{
+    c = three_bit_pair(c);
+    return (c & 0xFFFFFFULL) | ((c >> 8) & 0xFFFFFF000000ULL);
 }
 
 /* The contest's 5 x 7 board of at most 7 colours: 21 bits a column, two columns a step. */

@@ -141,23 +141,28 @@ static inline uint64_t nib_nonzero7(uint64_t v)
 static inline __attribute__((always_inline)) bool runs5(const column *col, uint64_t *mark,
                                                         bool narrow)
 {
-    uint64_t occ[5], same[4]; /* same[x]: the same block in columns x and x + 1 */
+    /* vert[x]: the lowest cell of each vertical run of three in column x; same[x]: the same
+     * block in columns x and x + 1. Most boards asked have no run (every settle ends with one):
+     * the marks are spread over the runs' cells only when there is one. */
+    uint64_t vert[5], same[4];
+    uint64_t occ = narrow ? nib_nonzero7(col[0]) : nib_nonzero(col[0]);
     for (int x = 0; x < 5; x++) {
         uint64_t c = col[x];
-        occ[x] = narrow ? nib_nonzero7(c) : nib_nonzero(c);
-        uint64_t e = ~(narrow ? nib_nonzero7(c ^ (c >> 4)) : nib_nonzero(c ^ (c >> 4))) & occ[x];
-        uint64_t r = e & (e >> 4);
-        mark[x] = r | r << 4 | r << 8;
+        uint64_t e = ~(narrow ? nib_nonzero7(c ^ (c >> 4)) : nib_nonzero(c ^ (c >> 4))) & occ;
+        vert[x] = e & (e >> 4);
         if (x < 4) {
             uint64_t t = c ^ col[x + 1];
-            same[x] = ~(narrow ? nib_nonzero7(t) : nib_nonzero(t)) & occ[x];
+            same[x] = ~(narrow ? nib_nonzero7(t) : nib_nonzero(t)) & occ;
+            occ = narrow ? nib_nonzero7(col[x + 1]) : nib_nonzero(col[x + 1]);
         }
     }
     uint64_t h0 = same[0] & same[1], h1 = same[1] & same[2], h2 = same[2] & same[3];
+    if (!(vert[0] | vert[1] | vert[2] | vert[3] | vert[4] | h0 | h1 | h2)) return false;
+    for (int x = 0; x < 5; x++) mark[x] = vert[x] | vert[x] << 4 | vert[x] << 8;
     mark[0] |= h0, mark[1] |= h0 | h1, mark[2] |= h0 | h1 | h2, mark[3] |= h1 | h2, mark[4] |= h2;
     if (narrow)
         for (int x = 0; x < 5; x++) mark[x] >>= 3;
-    return mark[0] | mark[1] | mark[2] | mark[3] | mark[4];
+    return true;
 }
 
 /* settle_round on a board of five columns (runs5). */

@@ -347,9 +347,7 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
                 unsigned c = (unsigned)__builtin_ctz(lost);
                 if (now[c] && !mayan_spread_valid(s->bound, now[c])) return false;
             }
-            for (int cx = 0; cx < 5; cx++)
-                if (mark[cx]) child[cx] = col_compact(child[cx], mark[cx], NULL, 0);
-        } while (runs5(child, mark, s->narrow));
+        } while (compact5(child, mark, NULL) && runs5(child, mark, s->narrow));
         return board_empty(child, w);
     }
     unsigned lost = 0;

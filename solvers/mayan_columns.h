@@ -165,14 +165,29 @@ static inline __attribute__((always_inline)) bool runs5(const column *col, uint6
     return true;
 }
 
-/* settle_round on a board of five columns (runs5). */
+/* Removes the marked cells of the board's five columns (runs5's marks). Returns whether any
+ * block fell: if none did, the board is still, since runs5 marked every run there was and no
+ * cells came together. */
+static inline __attribute__((always_inline)) bool compact5(column *col, const uint64_t *mark,
+                                                           mayan_counts *cc /* may be NULL */)
+{
+    bool fell = false;
+    for (int x = 0; x < 5; x++)
+        if (mark[x]) {
+            column kept = col[x] & ~(mark[x] * 15);
+            col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
+            fell |= col[x] != kept;
+        }
+    return fell;
+}
+
+/* settle_round on a board of five columns (runs5); *fell: whether a block fell (compact5). */
 static inline __attribute__((always_inline)) bool settle_round5(column *col, mayan_counts *cc,
-                                                                bool narrow)
+                                                                bool narrow, bool *fell)
 {
     uint64_t mark[5];
     if (!runs5(col, mark, narrow)) return false;
-    for (int x = 0; x < 5; x++)
-        if (mark[x]) col[x] = col_compact(col[x], mark[x], cc, (mayan_counts)1 << (4 * x));
+    *fell = compact5(col, mark, cc);
     return true;
 }
 
@@ -187,7 +202,8 @@ static inline bool settle(column *col, int width, int lo, int hi, mayan_counts *
 {
     bool any = false;
     if (width == 5) {
-        while (settle_round5(col, cc, narrow)) any = true;
+        bool fell = true;
+        while (fell && settle_round5(col, cc, narrow, &fell)) any = true;
         return any;
     }
     while (settle_round(col, width, &lo, &hi, cc, NULL)) any = true;

@@ -375,8 +375,6 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
     unsigned invalid2 = invalid & (invalid - 1);
     if (invalid2 & (invalid2 - 1)) return false; /* three or more */
     int bad = invalid2 ? 2 : invalid ? 1 : 0;
-    shift_bounds sb;
-    if (!direct) shift_bounds_init(&sb, 0, 0);
     if (bad == 2) {
         /* Only a swap of the two colours can mend both, one to each side, across a border where
          * both shifts leave their spreads valid: one shift mask per colour tells those borders,
@@ -409,6 +407,8 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
         }
         return false;
     }
+    shift_bounds sb;
+    if (!direct) shift_bounds_init(&sb, 0, 0);
     /* With one colour a out of place, only moves that shift a block of a can mend it: the
      * cells of a (and the swaps with a on either side) are all that is tried, in order. */
     uint64_t of_a[MAYAN_MAX_SIDE + 1]; /* read only when bad == 1; of_a[w] = 0: no column */

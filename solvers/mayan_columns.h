@@ -135,9 +135,9 @@ static inline uint64_t nib_nonzero7(uint64_t v)
 /* The runs of a board of five columns (the contest's width), looking at all of it: on a still
  * board every run is a new one, so the whole board gives the same marks as settle_round's
  * windows, and with the width fixed there is no loop to run (about half the instructions).
- * mark[x]: bit 0 of each nibble of column x that vanishes; false when nothing does. `narrow`:
- * no cell exceeds 7, so nib_nonzero7 may stand for nib_nonzero (the masks then have bit 3 of
- * each nibble until the end). */
+ * mark[x]: bit 0 of each nibble of column x that vanishes; false (mark not set) when nothing
+ * does. `narrow`: no cell exceeds 7, so nib_nonzero7 may stand for nib_nonzero (the masks then
+ * have bit 3 of each nibble until the end). */
 static inline __attribute__((always_inline)) bool runs5(const column *col, uint64_t *mark,
                                                         bool narrow)
 {

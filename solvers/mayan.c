@@ -361,6 +361,28 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
     return board_empty(child, w);
 }
 
+/* The borders across which one swap of a block of colour a (counts ca) with one of b (cb)
+ * leaves both spreads valid, by the way a's block goes: bit x of *a_right when it goes from x to
+ * x + 1 (and b's back), of *b_right when b's does. One look-up per colour: mayan_shift_mask on
+ * boards of at most 5 columns (a block going back across border x: bit 4 + x), else
+ * mayan_wide_shifts (bit MAYAN_WIDE_LEFT + x). */
+static inline void mending_borders(search *s, mayan_counts ca, mayan_counts cb, uint32_t *a_right,
+                                   uint32_t *b_right)
+{
+    uint32_t ma, mb;
+    int back;
+    if (s->bound->direct) {
+        ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
+        back = 4;
+    } else {
+        ma = mayan_wide_shifts(s->bound, ca), mb = mayan_wide_shifts(s->bound, cb);
+        back = MAYAN_WIDE_LEFT;
+    }
+    /* mayan_shift_mask has 8 bits, so only its 4 borders survive the shift there */
+    *a_right = ma & mb >> back & 0x7FFFu;
+    *b_right = mb & ma >> back & 0x7FFFu;
+}
+
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
  * stands (the cascade moves no block sideways). A move shifts one block of at most two colours;
  * so it must shift every colour whose spread is invalid now, and leave the shifted ones valid.
@@ -380,17 +402,9 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
          * both shifts leave their spreads valid: one shift mask per colour tells those borders,
          * and only there are the two looked for side by side. */
         unsigned a = (unsigned)__builtin_ctz(invalid), b = 31u - (unsigned)__builtin_clz(invalid);
-        uint32_t ma, mb;
-        int back; /* the masks' bit for a block going back across border x: back + x */
-        if (direct) {
-            ma = mayan_shift_mask(s->bound, cc[a]), mb = mayan_shift_mask(s->bound, cc[b]);
-            back = 4;
-        } else {
-            ma = mayan_wide_shifts(s->bound, cc[a]), mb = mayan_wide_shifts(s->bound, cc[b]);
-            back = MAYAN_WIDE_LEFT;
-        }
-        uint32_t a_right = ma & mb >> back, b_right = mb & ma >> back;
-        uint32_t borders = (a_right | b_right) & ((1u << (w - 1)) - 1);
+        uint32_t a_right, b_right;
+        mending_borders(s, cc[a], cc[b], &a_right, &b_right);
+        uint32_t borders = a_right | b_right;
         for (; borders; borders &= borders - 1) {
             int x = __builtin_ctz(borders);
             uint64_t rows = (a_right >> x & 1 ? nib_is(col[x], a) & nib_is(col[x + 1], b) : 0) |
@@ -562,14 +576,12 @@ static inline bool masks_mend(unsigned ma, unsigned mb)
 }
 
 /* Whether one swap of a block of colour a (counts ca) with one of b (cb) across one border
- * leaves both spreads valid: one look-up per colour (mayan_shift_mask, mayan_wide_shifts). */
+ * leaves both spreads valid (mending_borders). */
 static inline bool pair_mendable(search *s, mayan_counts ca, mayan_counts cb)
 {
-    if (s->bound->direct) {
-        return masks_mend(mayan_shift_mask(s->bound, ca), mayan_shift_mask(s->bound, cb));
-    }
-    uint32_t ma = mayan_wide_shifts(s->bound, ca), mb = mayan_wide_shifts(s->bound, cb);
-    return ((ma & (mb >> MAYAN_WIDE_LEFT)) | (mb & (ma >> MAYAN_WIDE_LEFT))) & 0x7FFFu;
+    uint32_t a_right, b_right;
+    mending_borders(s, ca, cb, &a_right, &b_right);
+    return a_right | b_right;
 }
 
 /* With two moves left: a child with exactly two colours a, b out of place, on its counts as the

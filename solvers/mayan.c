@@ -361,11 +361,22 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
     return board_empty(child, w);
 }
 
+/* Shift masks have bit x for a block going from column x to x + 1, and bit `back` + x for one
+ * coming back across the same border: SHIFT_BACK in mayan_shift_mask (boards of at most 5
+ * columns), MAYAN_WIDE_LEFT in mayan_wide_shifts. */
+#define SHIFT_BACK 4
+
+/* The borders across which a swap sends a block of the colour with mask ma to the right and one
+ * of the colour with mask mb back, both spreads then valid (mayan_shift_mask has 8 bits, so
+ * only its 4 borders survive the shift). */
+static inline uint32_t mends_right(uint32_t ma, uint32_t mb, int back)
+{
+    return ma & mb >> back & 0x7FFFu;
+}
+
 /* The borders across which one swap of a block of colour a (counts ca) with one of b (cb)
- * leaves both spreads valid, by the way a's block goes: bit x of *a_right when it goes from x to
- * x + 1 (and b's back), of *b_right when b's does. One look-up per colour: mayan_shift_mask on
- * boards of at most 5 columns (a block going back across border x: bit 4 + x), else
- * mayan_wide_shifts (bit MAYAN_WIDE_LEFT + x). */
+ * leaves both spreads valid, by the way a's block goes: *a_right when it goes to the right,
+ * *b_right when b's does. One look-up per colour. */
 static inline void mending_borders(search *s, mayan_counts ca, mayan_counts cb, uint32_t *a_right,
                                    uint32_t *b_right)
 {
@@ -373,14 +384,13 @@ static inline void mending_borders(search *s, mayan_counts ca, mayan_counts cb, 
     int back;
     if (s->bound->direct) {
         ma = mayan_shift_mask(s->bound, ca), mb = mayan_shift_mask(s->bound, cb);
-        back = 4;
+        back = SHIFT_BACK;
     } else {
         ma = mayan_wide_shifts(s->bound, ca), mb = mayan_wide_shifts(s->bound, cb);
         back = MAYAN_WIDE_LEFT;
     }
-    /* mayan_shift_mask has 8 bits, so only its 4 borders survive the shift there */
-    *a_right = ma & mb >> back & 0x7FFFu;
-    *b_right = mb & ma >> back & 0x7FFFu;
+    *a_right = mends_right(ma, mb, back);
+    *b_right = mends_right(mb, ma, back);
 }
 
 /* The last move: it has to empty the board, so after it every colour's spread is valid as it
@@ -572,7 +582,7 @@ static bool last_move(search *s, const column *col, const mayan_counts *cc, cons
  * from the two colours' mayan_shift_mask. */
 static inline bool masks_mend(unsigned ma, unsigned mb)
 {
-    return ((ma & (mb >> 4)) | (mb & (ma >> 4))) & 0xFu;
+    return mends_right(ma, mb, SHIFT_BACK) | mends_right(mb, ma, SHIFT_BACK);
 }
 
 /* Whether one swap of a block of colour a (counts ca) with one of b (cb) across one border

@@ -48,6 +48,7 @@
 
 #include "mayan_bound.h"
 #include "mayan_columns.h"
+#include "mayan_reach.h"
 #include "mayan_table.h"
 
 typedef struct pending pending;
@@ -75,6 +76,7 @@ typedef struct search {
     uint64_t bound_cuts;
     uint64_t commute_cuts;
     uint64_t pair_cuts;
+    uint64_t reach_cuts;
     uint64_t root_cuts; /* once helped, commuting-swap cuts onto a root child marked failed */
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
@@ -1104,7 +1106,7 @@ static void helper_start(search *s)
     h->s = *s;
     search *hs = &h->s;
     hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = hs->pair_cuts = 0;
-    hs->root_cuts = 0;
+    hs->root_cuts = hs->reach_cuts = 0;
     hs->helper_at = s->helper_first; /* where it stops (tests); 0: never */
     hs->helper = h; /* set in both searches: they share the root's children through it */
     hs->table_user = 1;
@@ -1240,6 +1242,19 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
      * the move leaves, before the child is made (push_child asks again once a run vanished). */
     bool two_last = left == 3 && s->bound->direct;
     unsigned invalid_now = pair_last || two_last ? out_of_place_mask(d) : 0;
+    /* With two moves left and a colour a out of place, a still swap of two blocks not of a that
+     * writes no cell a's last moves read leads to no solution (mayan_reach.h). On boards of at
+     * most 5 columns those cells are nearly all of them: it cut 2 % of the n = 8 board's nodes
+     * and took a third more time (bench/RESULTS-mayan.md, round 20). */
+    uint64_t near[2][MAYAN_MAX_SIDE];
+    unsigned near_colour[2] = {0, 0};
+    if (pair_last && invalid_now && !s->bound->direct) {
+        unsigned out = invalid_now;
+        for (int i = 0; i < 2 && out; i++, out &= out - 1) {
+            near_colour[i] = (unsigned)__builtin_ctz(out);
+            mayan_last_move_reach(s->bound, col, w, cc[near_colour[i]], near_colour[i], near[i]);
+        }
+    }
     /* A move changes D only for the colours it shifts, each by at most one. So when the sum is
      * over 2 (left - 1), the move has to shift a colour with D > 0 (two of them, by a swap, when
      * it is over by 2): only the cells of such colours are tried (in order). */
@@ -1295,10 +1310,27 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             uint64_t swaps = excess > 1 ? inv[x] & inv[x + 1] : inv[x] | inv[x + 1];
             rows &= (swaps & below_hr) | (excess > 1 ? 0 : inv[x]);
         }
+        /* The rows of this border whose swap is ruled out that way. */
+        uint64_t unreached = 0;
+        if (near_colour[0] && x + 1 < w) {
+            for (int i = 0; i < 2 && near_colour[i]; i++) {
+                unsigned a = near_colour[i];
+                unreached |=
+                    ~(near[i][x] | near[i][x + 1] | nib_is(col[x], a) | nib_is(col[x + 1], a));
+            }
+            unreached &= rows & rows_below(hr) & ~nib_same(col[x], col[x + 1]);
+            if (unreached) {
+                run_rows = swap_run_rows(col, w, x, s->narrow);
+                run_rows_known = true;
+                unreached &= ~run_rows;
+            }
+        }
         for (; rows; rows &= rows - 1) {
             int y = __builtin_ctzll(rows) / 4;
             unsigned v = col_get(col[x], y);
-            if (x + 1 < w) {
+            if (x + 1 < w && unreached >> (4 * y) & 1) {
+                s->reach_cuts++;
+            } else if (x + 1 < w) {
                 bool swapping = y < hr;
                 unsigned u = swapping ? col_get(col[x + 1], y) : 0;
                 int dv = d[v], du = u ? d[u] : 0, child_sum = sum;
@@ -1493,6 +1525,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
     out->bound_cuts = s.bound_cuts;
     out->pair_cuts = s.pair_cuts;
     out->commute_cuts = s.commute_cuts;
+    out->reach_cuts = s.reach_cuts;
     out->root_cuts = s.root_cuts;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&table);

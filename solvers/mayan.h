@@ -44,6 +44,9 @@ typedef struct mayan_result {
     uint64_t pair_cuts;    /* with two moves left, nodes limited to the moves of their two colours
                               out of place, because one swap could not mend both (mayan.c,
                               pair_blocked); children refused that way count as bound_cuts */
+    uint64_t reach_cuts;   /* with two moves left, still swaps ruled out because they leave a colour
+                              out of place and touch nothing its last moves read
+                              (mayan_reach.h) */
     size_t table_bytes;    /* memory the failure table reached */
     uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
     uint64_t root_cuts;    /* once helped, commuting-swap cuts in either thread back to a root

@@ -19,6 +19,7 @@
 #include "mayan.h"
 #include "mayan_bound.h"
 #include "mayan_columns.h"
+#include "mayan_reach.h"
 #include "mayan_table.h"
 
 /* Exhaustive reference: every legal move in order x, y, right before left; nothing pruned. */
@@ -648,6 +649,138 @@ START_TEST(wide_boards_match_reference)
     printf("wide: %d of 240 solvable, bound cut in %d\n", solvable, cut);
     ck_assert_int_ge(solvable, 30);
     ck_assert_int_ge(cut, 100);
+}
+END_TEST
+
+/* A board that one move empties, made by dropping colours in threes onto 3 to 6 neighbouring
+ * columns of a wide board until one is found (NULL move when none was in `tries`). */
+static bool one_move_board(tboard *t, tmove *last, int tries, bool colour_out)
+{
+    for (int i = 0; i < tries; i++) {
+        int w = 9 + rnd(8), h = 4 + rnd(3);
+        tboard pile = empty_board(3 + rnd(4), h);
+        for (int v = 1, k = 2 + rnd(3); v <= k; v++)
+            for (int j = 0; j < 3;) j += drop_block(&pile, v);
+        *t = empty_board(w, h);
+        int at = rnd(w - pile.w + 1);
+        for (int x = 0; x < pile.w; x++) memcpy(t->g[at + x], pile.g[x], sizeof pile.g[x]);
+        t_settle(t);
+        if (colour_out) {
+            /* some colour's spread invalid: the last move must shift it */
+            mayan_counts cc[MAYAN_MAX_COLOUR + 1] = {0};
+            for (int x = 0; x < w; x++)
+                for (int y = 0; y < h; y++) cc[t->g[x][y]] += t->g[x][y] ? one_at(x) : 0;
+            int out = 0;
+            for (int v = 1; v <= MAYAN_MAX_COLOUR; v++)
+                out += cc[v] && mayan_displacement_uncached(cc[v], w, 0) > 0;
+            if (!out) continue;
+        }
+        if (!t_empty(t) && t_reference(t, 1, last)) return true;
+    }
+    return false;
+}
+
+/* mayan_last_move_reach's claim, on its own: from a board that one move empties, every still
+ * swap of two blocks gives a board P from which swapping back leads to a solution; so for every
+ * colour out of place in P that the swap does not move, one of its two cells must be marked.
+ * Every such swap of boards made by one_move_board, each colour checked. */
+START_TEST(last_move_reach_marks_every_way_back)
+{
+    int checked = 0;
+    for (int i = 0; i < 40000; i++) {
+        tboard t;
+        tmove last;
+        ck_assert(one_move_board(&t, &last, 1000, true));
+        int w = t.w;
+        mayan_bound mb[1];
+        ck_assert(mayan_bound_init(mb, w, 16));
+        for (int x = 0; x + 1 < w; x++)
+            for (int y = 0; y < t.h; y++) {
+                int v = t.g[x][y], u = t.g[x + 1][y];
+                if (!v || !u || v == u) continue;
+                tboard p = t;
+                p.g[x][y] = u, p.g[x + 1][y] = v;
+                tboard settled = p;
+                t_settle(&settled);
+                if (memcmp(&settled, &p, sizeof p)) continue; /* not a still swap */
+                column col[MAYAN_MAX_SIDE] = {0};
+                mayan_counts cc[MAYAN_MAX_COLOUR + 1] = {0};
+                for (int cx = 0; cx < w; cx++)
+                    for (int cy = 0; cy < t.h; cy++)
+                        if (p.g[cx][cy]) {
+                            col[cx] |= (column)p.g[cx][cy] << (4 * cy);
+                            cc[p.g[cx][cy]] += one_at(cx);
+                        }
+                for (int a = 1; a <= MAYAN_MAX_COLOUR; a++) {
+                    if (!cc[a] || a == v || a == u || mayan_spread_valid(mb, cc[a])) continue;
+                    uint64_t near[MAYAN_MAX_SIDE];
+                    mayan_last_move_reach(mb, col, w, cc[a], (unsigned)a, near);
+                    quiet_assert_int_eq((int)((near[x] | near[x + 1]) >> (4 * y) & 1), 1);
+                    checked++;
+                }
+            }
+        mayan_bound_free(mb);
+    }
+    printf("last move reach: %d swaps back checked\n", checked);
+    ck_assert_int_ge(checked, 2000);
+}
+END_TEST
+
+/* With two moves left and a colour out of place, a still swap of two other blocks is refused
+ * when it writes no cell that the colour's possible last moves read (last_move_reach): the
+ * cells of their rows and columns that decide whether they make a run, and the columns their
+ * cascades look at, round after round. Boards that one move empties, with a still swap of two
+ * blocks made within six columns of that move: the search must find the swap back (or an
+ * earlier answer); verdicts and answers equal the reference's. */
+START_TEST(still_swaps_out_of_reach_match_reference)
+{
+    int boards = 0, solvable = 0, cut = 0;
+    while (boards < 1500) {
+        tboard t;
+        tmove last;
+        ck_assert(one_move_board(&t, &last, 1000, false));
+        /* A swap with one cell (cx, y) in the last move's row, two columns either side; or in
+         * one of its two columns, two rows either side; or anywhere within six columns. */
+        int lx = last.dir > 0 ? last.x : last.x - 1, cx, y;
+        switch (boards % 3) {
+        case 0:
+            cx = lx - 2 + rnd(6), y = last.y;
+            break;
+        case 1:
+            cx = lx + rnd(2), y = last.y - 2 + rnd(5);
+            break;
+        default:
+            cx = lx - 6 + rnd(14), y = rnd(t.h);
+        }
+        int x = cx - rnd(2);
+        if (y < 0 || y >= t.h) continue;
+        if (x < 0 || x + 1 >= t.w || !t.g[x][y] || !t.g[x + 1][y] || t.g[x][y] == t.g[x + 1][y])
+            continue;
+        int v = t.g[x][y];
+        t.g[x][y] = t.g[x + 1][y];
+        t.g[x + 1][y] = v;
+        tboard settled = t;
+        t_settle(&settled);
+        if (memcmp(&settled, &t, sizeof t)) continue; /* the swap made a run */
+        if (boards % 3 < 2) {
+            /* Close swaps: only those that break the last move's run (it then makes none). */
+            tboard played = t;
+            t_move(&played, last.x, last.y, last.dir);
+            int before = 0, after = 0;
+            for (int i = 0; i < t.w; i++)
+                for (int j = 0; j < t.h; j++)
+                    before += t.g[i][j] != 0, after += played.g[i][j] != 0;
+            if (after < before) continue;
+        }
+        boards++;
+        solvable += check_against_reference(&t, 2);
+        mayan_result r;
+        solve(&t, 2, &r);
+        cut += r.reach_cuts > 0;
+    }
+    printf("still swaps out of reach: %d of %d solvable, the cut in %d\n", solvable, boards, cut);
+    ck_assert_int_eq(solvable, boards); /* swapping back, then the last move */
+    ck_assert_int_ge(cut, 1);
 }
 END_TEST
 
@@ -1751,6 +1884,8 @@ int main(void)
     tcase_add_test(bound, direct_tables_match_reference);
     tcase_add_test(bound, shift_mask_matches_programme);
     tcase_add_test(bound, wide_boards_match_reference);
+    tcase_add_test(bound, still_swaps_out_of_reach_match_reference);
+    tcase_add_test(bound, last_move_reach_marks_every_way_back);
     tcase_add_test(bound, wide_shift_mask_matches_programme);
     tcase_add_test(bound, last_move_matches_reference);
     tcase_add_test(bound, many_colours_out_of_place);

@@ -652,8 +652,9 @@ START_TEST(wide_boards_match_reference)
 }
 END_TEST
 
-/* A board that one move empties, made by dropping colours in threes onto 3 to 6 neighbouring
- * columns of a wide board until one is found (NULL move when none was in `tries`). */
+/* A board that one move (*last) empties, made by dropping colours in threes onto 3 to 6
+ * neighbouring columns of a wide board, with some colour out of place if `colour_out`; false
+ * when none was found in `tries`. */
 static bool one_move_board(tboard *t, tmove *last, int tries, bool colour_out)
 {
     for (int i = 0; i < tries; i++) {
@@ -727,7 +728,7 @@ START_TEST(last_move_reach_marks_every_way_back)
 END_TEST
 
 /* With two moves left and a colour out of place, a still swap of two other blocks is refused
- * when it writes no cell that the colour's possible last moves read (last_move_reach): the
+ * when it writes no cell that the colour's possible last moves read (mayan_reach.h): the
  * cells of their rows and columns that decide whether they make a run, and the columns their
  * cascades look at, round after round. Boards that one move empties, with a still swap of two
  * blocks made within six columns of that move: the search must find the swap back (or an

@@ -31,10 +31,11 @@
  * only the columns that changed (and their neighbours, for rows) are scanned; boards of the
  * contest's five columns are scanned whole, which is as cheap with no loop (runs5).
  *
- * A search that runs long may get a helper thread (struct helper below): the two threads claim
- * the root's children in the contest's order, each searching its own, over the same failure
- * table; the answer stays the smallest solution. Each thread also skips the commuting paths of
- * cut 5 that reorder onto a root child either has searched to its end (searched_first).
+ * A search that runs long may get a helper thread (struct helper below): the two threads share
+ * out the children of the root's children in the contest's order, over the same failure table;
+ * the answer stays the smallest solution. Each thread also skips the commuting paths of cut 5
+ * that reorder onto a root child, or one of its children, either has searched to its end
+ * (searched_first).
  *
  * Board: columns of 4-bit cells, one 64-bit word each (mayan_columns.h); the table key packs the
  * columns end to end (mayan_table.h). */
@@ -77,7 +78,8 @@ typedef struct search {
     uint64_t commute_cuts;
     uint64_t pair_cuts;
     uint64_t reach_cuts;
-    uint64_t root_cuts; /* once helped, commuting-swap cuts onto a root child marked failed */
+    uint64_t root_cuts;    /* once helped, commuting-swap cuts onto a failed root child or unit */
+    uint64_t shared_units; /* once helped, units set aside as held by the other thread */
     /* The move made at each ply of the current path when it was a swap of two different blocks
      * that made no run, as x * 16 + y; NO_PREV otherwise. */
     int chain[MAYAN_MAX_MOVES];
@@ -96,16 +98,16 @@ typedef struct search {
     /* Set in the helper's own search only: the root's children, all collected before any is
      * searched (so it knows which moves the root has at all: see helper_root). */
     pending *root_children;
-    int root_rank; /* move_rank of the root child being searched; -1: none yet */
-    /* Once helped: set (with timed_out) when root child root_rank is dropped (root_dropped): its
-     * search stops, recording nothing. */
+    int root_rank;  /* move_rank of the root child being searched; -1: none yet */
+    int unit_rank;  /* move_rank of its child being searched (a unit, below); -1: none yet */
+    bool unit_held; /* that unit is one the other thread claimed (unit_finish) */
+    /* Once helped: set (with timed_out) when root child root_rank, or the unit under it, is
+     * dropped (root_dropped): its search stops, recording nothing. */
     bool dropped;
-    /* The first thread's search, once helped: the root children it found claimed by the helper
-     * (searched again at the end unless they failed there), and its own smallest solution. */
-    pending *deferred;
-    int deferred_count;
-    int cand_rank; /* INT_MAX: none */
-    mayan_move cand_path[MAYAN_MAX_MOVES];
+    /* Once helped, either thread: the units of root child root_rank it found claimed by the other
+     * thread (searched again at the end of root_rank's units unless they failed there). */
+    pending *unit_deferred;
+    int unit_deferred_count;
 } search;
 
 #define NO_PREV (-1)
@@ -124,17 +126,18 @@ static inline bool swaps_independent(int a, int bx, int by)
 }
 
 /* Whether a path with the still swap `code` in place of the one at `ply`, chain[ply], was
- * searched to its end first, without a solution: below the root the search takes the contest's
- * order, and so does the root of a search alone. Once helped, the root's children are claimed by
- * two threads, so only a child marked failed (root_failed) counts. Every path skipped this way
- * leads to a board proven without solution, so what the table records stays true. */
+ * searched to its end first, without a solution: below the first two plies the search takes the
+ * contest's order, and so does a search alone. Once helped, the root's children and their
+ * children (units) are claimed by two threads, so only a child marked failed (root_failed,
+ * unit_failed) counts. Every path skipped this way leads to a board proven without solution, so
+ * what the table records stays true. */
 static bool root_failed(const search *s, int code);
+static bool unit_failed(const search *s, int code);
 
 static inline bool searched_first(search *s, int ply, int code)
 {
-    if (ply > 0) return code < s->chain[ply];
-    if (!s->helper) return code < s->chain[0];
-    if (!root_failed(s, code)) return false;
+    if (ply > 1 || !s->helper) return code < s->chain[ply];
+    if (!(ply ? unit_failed(s, code) : root_failed(s, code))) return false;
     s->root_cuts++;
     return true;
 }
@@ -833,12 +836,16 @@ static inline int move_rank(const pending *p)
 }
 
 static bool search_root(search *s, pending *p, int count, int left);
+static bool helper_root(search *s, pending *p, int count, int left);
+static bool search_units(search *s, pending *p, int count, int left);
 
 /* Searches the pending children in order; true when one holds a solution (path set). The
- * root's children go to search_root. */
+ * root's children go to search_root, theirs to search_units. */
 static bool search_pending(search *s, pending *p, int count, int left, int ply)
 {
-    if (ply == 0) return search_root(s, p, count, left);
+    if (ply == 0)
+        return s->root_children ? helper_root(s, p, count, left) : search_root(s, p, count, left);
+    if (ply == 1) return search_units(s, p, count, left);
     for (int i = 0; i < count; i++) {
         s->chain[ply] = p[i].code; /* for the commuting-swap cuts: see searched_first */
         if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? &p[i].key : NULL)) {
@@ -884,15 +891,24 @@ static bool push_child(search *s, pending *p, int *count, int batch, bool still,
 }
 
 /* The helper: a second thread for a deep search, over the same failure table (shared while it
- * runs, mayan_table_share). The two threads claim the root's children in the contest's order
- * (root_state) and search each in that order below it too, so the first solution a thread finds
- * under a child is that child's smallest. A solved child drops every larger one (their searches
- * stop: root_dropped), and the smaller ones still claimed are searched to their end: the first
- * thread, at the end, searches those the helper still holds too (root_finish), and whichever
- * finishes one first ends the other's search of it. The answer is the smallest solved child's
- * solution: the one thread's answer. Each thread only ever adds proven failures (a search
- * stopped early records nothing), so only the time changes. */
+ * runs, mayan_table_share). Both threads take the root's children in the contest's order, and
+ * within each root child its children, the units, also in that order: each thread claims the
+ * units still free (unit_state) and sets aside those the other holds. So the two share every
+ * root child, however few there are: the n = 10 worst board has five, and alone the first takes
+ * 40 % of the time (bench/RESULTS-mayan.md, round 21). Below a unit a thread searches alone, in
+ * the contest's order, so the first solution it finds there is that unit's smallest. A solved
+ * unit drops every larger unit and root child (their searches stop: root_dropped). At the end of
+ * a root child's units a thread searches those it set aside that the other has not finished yet
+ * (unit_finish; whichever finishes one first ends the other's search of it), so each thread
+ * leaves a root child only when all its units before the smallest solved one have failed. The
+ * answer is the smallest solved unit's solution: the one thread's answer. Each thread only ever
+ * adds proven failures (a search stopped early records nothing), so only the time changes. The
+ * root's children keep a state too (root_state): claimed when a thread starts one, finished when
+ * a thread leaves it, and the commuting-swap cuts read it. */
 enum { ROOT_FREE, ROOT_CLAIMED, ROOT_FAILED, ROOT_SOLVED };
+
+/* A unit's number: its root child's move_rank, then its own. */
+#define UNIT(root, rank) ((root)*ROOT_CHILDREN_MAX + (rank))
 
 struct helper {
     pthread_t thread;
@@ -904,9 +920,12 @@ struct helper {
     /* Each root move's state, by move_rank: ROOT_FAILED also for a move the root does not have
      * (helper_root), which cannot hold a solution either. */
     _Atomic unsigned char root_state[ROOT_CHILDREN_MAX];
-    atomic_int best_rank; /* the smallest root child either thread solved; INT_MAX: none */
-    pthread_mutex_t lock; /* guards found_rank and found_path */
-    int found_rank;       /* the smallest root child the helper solved; INT_MAX: none */
+    /* Each unit's state (the same four), by root child and its own move_rank. */
+    _Atomic unsigned char (*unit_state)[ROOT_CHILDREN_MAX];
+    atomic_int best_unit; /* the smallest unit either thread solved (UNIT); INT_MAX: none */
+    pthread_mutex_t lock; /* guards found_* */
+    int found_unit;       /* the unit of found_path; INT_MAX: none */
+    bool found_by_helper;
     mayan_move found_path[MAYAN_MAX_MOVES];
 };
 
@@ -915,9 +934,21 @@ static inline int root_state(const search *s, int rank)
     return atomic_load_explicit(&s->helper->root_state[rank], memory_order_acquire);
 }
 
+static inline int unit_state(const search *s, int rank)
+{
+    return atomic_load_explicit(&s->helper->unit_state[s->root_rank][rank], memory_order_acquire);
+}
+
+static inline int best_unit(const search *s)
+{
+    return atomic_load_explicit(&s->helper->best_unit, memory_order_acquire);
+}
+
+/* The root child of the smallest solved unit; INT_MAX / ROOT_CHILDREN_MAX (more than any
+ * move_rank): none. */
 static inline int best_rank(const search *s)
 {
-    return atomic_load_explicit(&s->helper->best_rank, memory_order_acquire);
+    return best_unit(s) / ROOT_CHILDREN_MAX;
 }
 
 /* Has a thread searched the root's still swap `code` (x * 16 + y) to its end, without a
@@ -927,58 +958,151 @@ static bool root_failed(const search *s, int code)
     return root_state(s, code * 2) == ROOT_FAILED; /* code * 2: the rank of a swap to the right */
 }
 
-/* Need the search of root child root_rank go on? Not once a thread has finished it, nor once a
- * smaller child is solved. */
-static inline bool root_dropped(const search *s)
+/* The same for the still swap `code` made from root child root_rank. */
+static bool unit_failed(const search *s, int code)
 {
-    return root_state(s, s->root_rank) != ROOT_CLAIMED || s->root_rank > best_rank(s);
+    return unit_state(s, code * 2) == ROOT_FAILED;
 }
 
-/* Claims root child `rank` if no thread has; else returns false with its state in *state. */
-static bool root_claim(search *s, int rank, int *state)
+/* Need the search at `ply` go on? Not once a thread has finished root child root_rank, nor once
+ * a smaller unit is solved, nor, at ply 2 and below, once the other thread has finished the unit
+ * it claimed and this one searches too. (A thread's own unit is searched to its end: asking at
+ * every node would read the line of unit states that the other thread writes with each claim,
+ * 5 % of the n = 6 worst board's time.) */
+static inline bool root_dropped(const search *s, int ply)
+{
+    int best = best_unit(s);
+    if (root_state(s, s->root_rank) != ROOT_CLAIMED || s->root_rank > best / ROOT_CHILDREN_MAX)
+        return true;
+    return ply > 1 && (UNIT(s->root_rank, s->unit_rank) > best ||
+                       (s->unit_held && unit_state(s, s->unit_rank) != ROOT_CLAIMED));
+}
+
+/* Claims state[rank] if no thread has; else returns false with its state in *state. */
+static bool claim(_Atomic unsigned char *state, int rank, int *seen)
 {
     unsigned char expected = ROOT_FREE;
-    bool claimed = atomic_compare_exchange_strong_explicit(&s->helper->root_state[rank], &expected,
-                                                           ROOT_CLAIMED, memory_order_acq_rel,
-                                                           memory_order_acquire);
-    *state = expected;
+    bool claimed = atomic_compare_exchange_strong_explicit(
+        &state[rank], &expected, ROOT_CLAIMED, memory_order_acq_rel, memory_order_acquire);
+    *seen = expected;
     return claimed;
 }
 
-/* This thread solved root child `rank` (s->path): records it and drops every larger child. */
-static void root_solved(search *s, int rank)
+/* This thread solved unit `unit` (s->path): records it, and so drops every larger unit. */
+static void record_solution(search *s, int unit)
 {
     helper *h = s->helper;
-    if (s->root_children) {
-        pthread_mutex_lock(&h->lock);
-        if (rank < h->found_rank) {
-            h->found_rank = rank;
-            memcpy(h->found_path, s->path, sizeof h->found_path);
-        }
-        pthread_mutex_unlock(&h->lock);
-    } else if (rank < s->cand_rank) {
-        s->cand_rank = rank;
-        memcpy(s->cand_path, s->path, sizeof s->cand_path);
+    pthread_mutex_lock(&h->lock);
+    if (unit < h->found_unit) {
+        h->found_unit = unit;
+        h->found_by_helper = s->root_children != NULL;
+        memcpy(h->found_path, s->path, sizeof h->found_path);
     }
-    atomic_store_explicit(&h->root_state[rank], ROOT_SOLVED, memory_order_release);
-    int best = best_rank(s);
-    while (rank < best &&
-           !atomic_compare_exchange_weak_explicit(&h->best_rank, &best, rank, memory_order_acq_rel,
+    pthread_mutex_unlock(&h->lock);
+    int best = best_unit(s);
+    while (unit < best &&
+           !atomic_compare_exchange_weak_explicit(&h->best_unit, &best, unit, memory_order_acq_rel,
                                                   memory_order_acquire)) {
     }
 }
 
 typedef enum { CHILD_FAILED, CHILD_SOLVED, CHILD_DROPPED, CHILD_STOPPED } child_outcome;
 
+/* Searches unit c of root child root_rank; once helped, records what it found for the other
+ * thread. CHILD_STOPPED also when the root child's search is dropped (s->dropped still set). */
+static child_outcome search_unit(search *s, const pending *c, int left)
+{
+    int rank = move_rank(c);
+    s->unit_rank = rank;
+    s->chain[1] = c->code; /* for the commuting-swap cuts: see searched_first */
+    if (dfs(s, c->col, c->cc, c->d, left - 1, 2, c->keyed ? &c->key : NULL)) {
+        s->path[1] = (mayan_move){c->x, c->y, c->dir};
+        if (s->helper) {
+            record_solution(s, UNIT(s->root_rank, rank));
+            atomic_store_explicit(&s->helper->unit_state[s->root_rank][rank], ROOT_SOLVED,
+                                  memory_order_release);
+        }
+        return CHILD_SOLVED;
+    }
+    if (s->dropped) {
+        if (root_dropped(s, 1)) return CHILD_STOPPED;
+        s->dropped = s->timed_out = false;
+        return CHILD_DROPPED;
+    }
+    if (s->timed_out) return CHILD_STOPPED;
+    if (s->helper)
+        atomic_store_explicit(&s->helper->unit_state[s->root_rank][rank], ROOT_FAILED,
+                              memory_order_release);
+    return CHILD_FAILED;
+}
+
+/* A root child's children, a batch at a time, in the contest's order. Alone, the first solution
+ * is the answer. Helped, the thread claims each unit still free and sets aside those the other
+ * holds; unit_finish then answers for the root child. */
+static bool search_units(search *s, pending *p, int count, int left)
+{
+    for (int i = 0; i < count; i++) {
+        if (s->helper) {
+            int rank = move_rank(&p[i]), state;
+            if (UNIT(s->root_rank, rank) > best_unit(s)) return false;
+            if (!claim(s->helper->unit_state[s->root_rank], rank, &state)) {
+                if (state == ROOT_CLAIMED) {
+                    s->unit_deferred[s->unit_deferred_count++] = p[i];
+                    s->shared_units++;
+                }
+                continue;
+            }
+        }
+        child_outcome outcome = search_unit(s, &p[i], left);
+        if (outcome == CHILD_STOPPED) return false;
+        /* The helper may have started in the meantime: then the answer waits for unit_finish. */
+        if (outcome == CHILD_SOLVED && !s->helper) return true;
+    }
+    return false;
+}
+
+/* Helped, after root child root_rank's last unit: searches the units the other thread held
+ * unless they failed there, smallest first. true when the smallest solved unit is one of this
+ * root child's (every smaller unit has failed by then); else false, with the root child's
+ * failure recorded under key (when given) unless a smaller root child's unit is solved. */
+static bool unit_finish(search *s, int left, const table_key *key)
+{
+    for (int i = 0; i < s->unit_deferred_count; i++) {
+        const pending *c = &s->unit_deferred[i];
+        int rank = move_rank(c);
+        if (UNIT(s->root_rank, rank) > best_unit(s)) break;
+        if (unit_state(s, rank) != ROOT_CLAIMED) continue;
+        s->unit_held = true;
+        child_outcome outcome = search_unit(s, c, left);
+        s->unit_held = false;
+        if (outcome == CHILD_STOPPED) return false;
+    }
+    s->unit_deferred_count = 0;
+    int best = best_rank(s);
+    if (best == s->root_rank) return true;
+    if (best < s->root_rank) {
+        s->timed_out = s->dropped = true; /* search_root_child tells the two apart */
+        return false;
+    }
+    if (key) mayan_table_add_failure_hashed(s->table, s->table_user, key->words, key->hash, left);
+    return false;
+}
+
 /* Searches root child c; once helped, records what it found for the other thread. */
 static child_outcome search_root_child(search *s, const pending *c, int left)
 {
     int rank = move_rank(c);
     s->root_rank = rank;
+    s->unit_rank = -1;
+    s->unit_deferred_count = 0;
     s->chain[0] = c->code; /* for the commuting-swap cuts: see searched_first */
+    s->path[0] = (mayan_move){c->x, c->y, c->dir};
     if (dfs(s, c->col, c->cc, c->d, left - 1, 1, c->keyed ? &c->key : NULL)) {
-        s->path[0] = (mayan_move){c->x, c->y, c->dir};
-        if (s->helper) root_solved(s, rank);
+        if (s->helper) {
+            /* With one move left below the root there are no units: the child is the unit. */
+            if (best_rank(s) != rank) record_solution(s, UNIT(rank, 0));
+            atomic_store_explicit(&s->helper->root_state[rank], ROOT_SOLVED, memory_order_release);
+        }
         return CHILD_SOLVED;
     }
     if (s->dropped) {
@@ -991,60 +1115,42 @@ static child_outcome search_root_child(search *s, const pending *c, int left)
     return CHILD_FAILED;
 }
 
-static bool helper_root(search *s, pending *p, int count, int left);
-
 /* The root's children, a batch at a time, in the contest's order. Alone, the first solution is
- * the answer. Helped, the first thread claims each child still free and sets aside those the
- * helper holds, until a child is solved; root_finish then answers. */
+ * the answer. Helped, each thread searches every child that neither has finished, claiming it
+ * if it is free and else sharing its units with the other thread; the answer (root_answer) waits
+ * for the last child. */
 static bool search_root(search *s, pending *p, int count, int left)
 {
-    if (s->root_children) return helper_root(s, p, count, left);
     for (int i = 0; i < count; i++) {
-        int state;
         if (s->helper) {
-            int rank = move_rank(&p[i]);
-            if (rank >= best_rank(s)) return false;
-            if (!root_claim(s, rank, &state)) {
-                if (state == ROOT_CLAIMED) s->deferred[s->deferred_count++] = p[i];
-                continue;
-            }
+            int rank = move_rank(&p[i]), state;
+            if (rank > best_rank(s)) return false;
+            if (!claim(s->helper->root_state, rank, &state) && state != ROOT_CLAIMED) continue;
         }
         child_outcome outcome = search_root_child(s, &p[i], left);
         if (outcome == CHILD_STOPPED) return false;
-        /* The helper may have started in the meantime: then the answer waits for root_finish. */
+        /* The helper may have started in the meantime: then the answer waits for root_answer. */
         if (outcome == CHILD_SOLVED && !s->helper) return true;
     }
     return false;
 }
 
-/* The first thread, helped, after the root's last child: searches the children the helper held
- * unless they failed there, smallest first, and answers with the smallest solved child's
- * solution, its own or the helper's. Every smaller child has failed by then. */
-static bool root_finish(search *s, int left)
+/* The first thread, helped, after the root's last child: every child before the smallest solved
+ * unit's has failed by then, and that unit's solution, its own or the helper's, is the answer. */
+static bool root_answer(search *s)
 {
     helper *h = s->helper;
-    for (int i = 0; i < s->deferred_count; i++) {
-        const pending *c = &s->deferred[i];
-        int rank = move_rank(c);
-        if (rank >= best_rank(s)) break;
-        if (root_state(s, rank) == ROOT_FAILED) continue;
-        child_outcome outcome = search_root_child(s, c, left);
-        if (outcome == CHILD_STOPPED) return false;
-        if (outcome != CHILD_FAILED) break; /* this child or a smaller one is solved */
-    }
     pthread_mutex_lock(&h->lock);
-    s->answered_by_helper = h->found_rank < s->cand_rank;
-    if (s->answered_by_helper) memcpy(s->path, h->found_path, sizeof s->path);
+    bool found = h->found_unit != INT_MAX;
+    s->answered_by_helper = found && h->found_by_helper;
+    if (found) memcpy(s->path, h->found_path, sizeof s->path);
     pthread_mutex_unlock(&h->lock);
-    if (s->answered_by_helper) return true;
-    if (s->cand_rank == INT_MAX) return false;
-    memcpy(s->path, s->cand_path, sizeof s->path);
-    return true;
+    return found;
 }
 
 /* The helper's root, every child collected: a move the root lacks is marked failed (for the
- * commuting-swap cuts). Then it claims children as the first thread does. Always true: the first
- * thread answers, and the root's failure is not the helper's to record. */
+ * commuting-swap cuts). Then it searches the children as the first thread does. Always true: the
+ * first thread answers, and the root's failure is not the helper's to record. */
 static bool helper_root(search *s, pending *p, int count, int left)
 {
     helper *h = s->helper;
@@ -1052,15 +1158,10 @@ static bool helper_root(search *s, pending *p, int count, int left)
     for (int i = 0; i < count; i++) has[move_rank(&p[i])] = true;
     for (int rank = 0; rank < ROOT_CHILDREN_MAX; rank++) {
         int state;
-        if (!has[rank] && root_claim(s, rank, &state))
+        if (!has[rank] && claim(h->root_state, rank, &state))
             atomic_store_explicit(&h->root_state[rank], ROOT_FAILED, memory_order_release);
     }
-    for (int i = 0; i < count; i++) {
-        int rank = move_rank(&p[i]), state;
-        if (rank >= best_rank(s)) break;
-        if (root_claim(s, rank, &state) && search_root_child(s, &p[i], left) == CHILD_STOPPED)
-            break;
-    }
+    search_root(s, p, count, left);
     return true;
 }
 
@@ -1087,6 +1188,18 @@ static size_t shared_table_bytes(int moves)
     return at_six << (moves - 6 < 2 ? moves - 6 : 2);
 }
 
+/* Frees helper h of search s and what helper_start allocated for the two (not the bound). */
+static void helper_free(search *s, helper *h)
+{
+    pthread_mutex_destroy(&h->lock);
+    free(h->s.root_children);
+    free(h->s.unit_deferred);
+    free(h->unit_state);
+    free(s->unit_deferred);
+    s->unit_deferred = NULL;
+    free(h);
+}
+
 /* Starts the helper of search s; s goes on alone when anything fails. The helper needs an idle
  * core (budget_take_core): a search that finds none asks again after twice the nodes. Tests
  * (mayan_solve_helped with a budget of one thread) start it whatever the cores do. */
@@ -1106,20 +1219,25 @@ static void helper_start(search *s)
     h->s = *s;
     search *hs = &h->s;
     hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = hs->pair_cuts = 0;
-    hs->root_cuts = hs->reach_cuts = 0;
+    hs->root_cuts = hs->reach_cuts = hs->shared_units = 0;
     hs->helper_at = s->helper_first; /* where it stops (tests); 0: never */
     hs->helper = h; /* set in both searches: they share the root's children through it */
     hs->table_user = 1;
-    hs->root_rank = -1;
-    hs->deferred = NULL;
+    hs->root_rank = hs->unit_rank = -1;
     pthread_mutex_init(&h->lock, NULL);
-    h->found_rank = INT_MAX;
-    atomic_init(&h->best_rank, INT_MAX);
-    /* The first thread has searched every child before its current one, which it keeps. */
+    h->found_unit = INT_MAX;
+    atomic_init(&h->best_unit, INT_MAX);
+    /* The first thread has searched every child before its current one, which it keeps, and so
+     * every unit of that child before its current one (calloc: the others ROOT_FREE). */
     for (int rank = 0; rank < ROOT_CHILDREN_MAX; rank++)
         atomic_init(&h->root_state[rank], rank < s->root_rank    ? ROOT_FAILED
                                           : rank == s->root_rank ? ROOT_CLAIMED
                                                                  : ROOT_FREE);
+    h->unit_state = calloc(ROOT_CHILDREN_MAX, sizeof *h->unit_state);
+    if (h->unit_state && s->root_rank >= 0)
+        for (int rank = 0; rank <= s->unit_rank; rank++)
+            atomic_init(&h->unit_state[s->root_rank][rank],
+                        rank < s->unit_rank ? ROOT_FAILED : ROOT_CLAIMED);
     h->b = *s->b;
     h->b.cancel = &h->stop;
     h->b.threads = 1;
@@ -1127,10 +1245,11 @@ static void helper_start(search *s)
     hs->b = &h->b;
     atomic_init(&h->stop, false);
     hs->root_children = malloc(ROOT_CHILDREN_MAX * sizeof *hs->root_children);
-    s->deferred = malloc(ROOT_CHILDREN_MAX * sizeof *s->deferred);
-    s->deferred_count = 0;
-    bool bound =
-        hs->root_children && s->deferred && mayan_bound_init(hs->bound, s->width, s->bound_log2);
+    s->unit_deferred = malloc(ROOT_CHILDREN_MAX * sizeof *s->unit_deferred);
+    hs->unit_deferred = malloc(ROOT_CHILDREN_MAX * sizeof *hs->unit_deferred);
+    s->unit_deferred_count = hs->unit_deferred_count = 0;
+    bool bound = hs->root_children && s->unit_deferred && hs->unit_deferred && h->unit_state &&
+                 mayan_bound_init(hs->bound, s->width, s->bound_log2);
     if (bound) mayan_table_grow_to(s->table, shared_table_bytes(s->moves));
     if (bound && mayan_table_share(s->table)) {
         if (s->helper_first) {
@@ -1146,16 +1265,12 @@ static void helper_start(search *s)
         mayan_table_unshare(s->table);
     }
     if (bound) mayan_bound_free(hs->bound);
-    pthread_mutex_destroy(&h->lock);
-    free(hs->root_children);
-    free(s->deferred);
-    s->deferred = NULL;
-    free(h);
+    helper_free(s, h);
     if (counted) budget_return_core(s->b);
 }
 
 /* Stops and joins the helper of search s, if it has one; returns the nodes it expanded and adds
- * its root_cuts to s's. */
+ * its root_cuts and shared_units to s's. */
 static uint64_t helper_finish(search *s)
 {
     helper *h = s->helper;
@@ -1165,12 +1280,9 @@ static uint64_t helper_finish(search *s)
     mayan_table_unshare(s->table);
     uint64_t nodes = h->s.nodes;
     s->root_cuts += h->s.root_cuts;
+    s->shared_units += h->s.shared_units;
     mayan_bound_free(h->s.bound);
-    pthread_mutex_destroy(&h->lock);
-    free(h->s.root_children);
-    free(s->deferred);
-    s->deferred = NULL;
-    free(h);
+    helper_free(s, h);
     s->helper = NULL;
     return nodes;
 }
@@ -1182,7 +1294,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
         s->timed_out = true;
         return false;
     }
-    if (ply > 0 && s->helper && root_dropped(s)) {
+    if (ply > 0 && s->helper && root_dropped(s, ply)) {
         s->timed_out = s->dropped = true; /* search_root_child tells the two apart */
         return false;
     }
@@ -1430,7 +1542,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
     }
     if (search_pending(s, queue, queued, left, ply)) return true;
     if (s->timed_out) return false;
-    if (ply == 0 && s->helper) return root_finish(s, left);
+    if (ply == 0 && s->helper) return root_answer(s);
+    if (ply == 1 && s->helper) return unit_finish(s, left, use_table ? key : NULL);
     if (use_table)
         mayan_table_add_failure_hashed(s->table, s->table_user, key->words, key->hash, left);
     return false;
@@ -1496,7 +1609,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
                 .root_cc = cc,
                 .moves = moves,
                 .root_rank = -1,
-                .cand_rank = INT_MAX};
+                .unit_rank = -1};
     /* Few moves meet few spreads: a small cache is cheaper to set up. */
     s.bound_log2 = moves <= 4 && !force_direct ? 10 : board->width > 8 ? 18 : 16;
     if (!mayan_bound_init(s.bound, board->width, s.bound_log2))
@@ -1527,6 +1640,7 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
     out->commute_cuts = s.commute_cuts;
     out->reach_cuts = s.reach_cuts;
     out->root_cuts = s.root_cuts;
+    out->shared_units = s.shared_units;
     if (s.use_table) {
         out->table_bytes = mayan_table_bytes(&table);
         mayan_table_free(&table);

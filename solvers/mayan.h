@@ -50,7 +50,9 @@ typedef struct mayan_result {
     size_t table_bytes;    /* memory the failure table reached */
     uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
     uint64_t root_cuts;    /* once helped, commuting-swap cuts in either thread back to a root
-                              child marked failed (by either thread) */
+                              child or one of its children marked failed (by either thread) */
+    uint64_t shared_units; /* once helped, children of root children that a thread found held by
+                              the other and set aside (mayan.c, search_units) */
     bool helper_answered;  /* the helper thread found the answer (the same answer) */
 } mayan_result;
 

@@ -1579,6 +1579,66 @@ START_TEST(helper_run_first_to_its_end_or_stopped_short)
 }
 END_TEST
 
+/* The helper started inside the one-thread search, with the first thread at some unit (a child
+ * of a root child) under root child r0, and run first, in the calling thread (no race). It finds
+ * no free root child before r0, so it shares r0's units: those before the first thread's are
+ * failed, that one is held (the helper sets it aside and, at the end of r0's units, searches it
+ * too), the rest it claims. Run to its end it finishes everything, so it answers every solvable
+ * board; stopped short, it leaves a unit held and others failed or solved, which the first
+ * thread skips, takes over or sets aside. Boards of three kinds, 3 to 5 moves: full 5 x 7
+ * boards, balanced piles, and the commuting family of helper_commutes_back_to_the_root (answers
+ * that spend still swaps, where the cuts onto failed units fire). Always the one-thread answer. */
+START_TEST(helper_shares_a_root_childs_units)
+{
+    int started = 0, solvable = 0, handed = 0, shared = 0, unit_cuts = 0;
+    budget b;
+    budget_init_unlimited(&b);
+    for (int i = 0; i < 900; i++) {
+        tboard t;
+        int n;
+        if (i % 3 == 0) {
+            t = full_board(3 + rnd(3));
+            n = 4 + rnd(2);
+        } else if (i % 3 == 1) {
+            t = balanced_pile();
+            n = 3 + rnd(2);
+        } else {
+            int w = 5 + rnd(4), h = 3 + rnd(2), k = 3 + rnd(2);
+            t = empty_board(w, h);
+            int blocks = 3 * (w * h / 3 - rnd(3));
+            for (int placed = 0; placed < blocks;) placed += drop_block(&t, 1 + placed / 3 % k);
+            n = 3 + rnd(2);
+        }
+        mayan_board m = to_mayan(&t);
+        mayan_result one, two[2]; /* the helper run to its end, stopped short */
+        mayan_solve(&m, n, &b, &one);
+        if (one.nodes < 4) continue;
+        int most = (int)(one.nodes < 20000 ? one.nodes : 20000);
+        uint64_t at = 2 + (uint64_t)rnd(most - 2), stop = 1 + (uint64_t)rnd(most);
+        for (int j = 0; j < 2; j++) {
+            mayan_solve_helped(&m, n, at, j ? stop : MAYAN_HELPER_TO_ITS_END, MAYAN_TABLE_MAX_BYTES,
+                               &b, &two[j]);
+            quiet_assert_int_eq(one.status, two[j].status);
+            quiet_assert(memcmp(one.moves, two[j].moves, sizeof one.moves) == 0);
+            if (two[j].status == MAYAN_SOLVED) assert_replays(&t, &two[j], n);
+        }
+        started++;
+        solvable += one.status == MAYAN_SOLVED;
+        handed += two[0].helper_answered;
+        quiet_assert(!two[0].helper_answered || two[0].status == MAYAN_SOLVED);
+        shared += two[0].shared_units > 0;
+        unit_cuts += two[0].root_cuts > 0;
+    }
+    printf("units shared: %d boards helped, %d solvable, %d answered by the helper run to its "
+           "end; units set aside on %d, cuts onto failed units or children on %d\n",
+           started, solvable, handed, shared, unit_cuts);
+    ck_assert_int_ge(started, 600);
+    ck_assert_int_ge(solvable, 60);
+    ck_assert_int_eq(handed, solvable);
+    ck_assert_int_ge(shared, started / 2);
+}
+END_TEST
+
 /* Once helped, each thread may skip a path of commuting still swaps that reorders onto a root
  * child marked failed, by either thread (or a move the root lacks). Such paths lead to answers when
  * moves must be spent before the last one: boards of the commuting_swaps_match_reference family,
@@ -1899,6 +1959,7 @@ int main(void)
     tcase_add_test(helper, helper_never_changes_the_answer);
     tcase_add_test(helper, helper_run_first_to_its_end_or_stopped_short);
     tcase_add_test(helper, helper_commutes_back_to_the_root);
+    tcase_add_test(helper, helper_shares_a_root_childs_units);
     tcase_add_test(helper, shared_table_answers_exactly);
     tcase_add_test(helper, helper_stops_with_the_budget);
     tcase_add_test(helper, helper_waits_for_an_idle_core);

@@ -1477,9 +1477,9 @@ static tboard full_board(int k)
 }
 
 /* The helper only adds proven failures to the table the two threads share, the two claim the
- * root's children in the contest's order, and the smallest solved child answers: every board gets
- * the one-thread answer, whenever the helper starts and whatever the table's size (a small one
- * replaces entries, a growing one doubles while shared). */
+ * root's children's children (units) in the contest's order, and the smallest solved unit
+ * answers: every board gets the one-thread answer, whenever the helper starts and whatever the
+ * table's size (a small one replaces entries, a growing one doubles while shared). */
 START_TEST(helper_never_changes_the_answer)
 {
     int solvable = 0, helped = 0, solved_helped = 0, by_helper = 0;
@@ -1552,10 +1552,11 @@ static uint64_t solve_alone_and_helper_first(const tboard *t, int n, bool stop_s
  * - to its end: it has claimed every root child and solved the smallest solvable one, recording
  *   that child's smallest solution, which the first thread takes once every smaller child has
  *   failed: the helper answers every solvable board, and it is still the one-thread answer;
- * - stopped after a random number of nodes: the root child it was searching stays claimed, as
- *   if it were still at work, and the first thread sets it aside, searches the children still
- *   free, then that one itself (root_finish): still the one-thread answer. Boards whose solution
- *   lies in that child test that it is not skipped. */
+ * - stopped after a random number of nodes: the root child and the unit (its child) it was
+ *   searching stay claimed, as if it were still at work; the first thread shares that root
+ *   child's units, sets that unit aside and, at the end of the units, searches it itself
+ *   (unit_finish): still the one-thread answer. Boards whose solution lies in that unit test that
+ *   it is not skipped. */
 START_TEST(helper_run_first_to_its_end_or_stopped_short)
 {
     int solvable = 0, handed = 0, stopped = 0;

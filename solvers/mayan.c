@@ -966,9 +966,10 @@ static bool unit_failed(const search *s, int code)
 
 /* Need the search at `ply` go on? Not once a thread has finished root child root_rank, nor once
  * a smaller unit is solved, nor, at ply 2 and below, once the other thread has finished the unit
- * it claimed and this one searches too. (A thread's own unit is searched to its end: asking at
- * every node would read the line of unit states that the other thread writes with each claim,
- * 5 % of the n = 6 worst board's time.) */
+ * it claimed and this one searches too. A thread's own unit is searched to its end even if the
+ * other, which searches it too only at the end of that root child's units, finishes it first:
+ * that is rare, and asking at every node would read the line of unit states that the other
+ * thread writes with each claim. */
 static inline bool root_dropped(const search *s, int ply)
 {
     int best = best_unit(s);

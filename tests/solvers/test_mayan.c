@@ -1631,7 +1631,7 @@ START_TEST(helper_shares_a_root_childs_units)
         unit_cuts += two[0].root_cuts > 0;
     }
     printf("units shared: %d boards helped, %d solvable, %d answered by the helper run to its "
-           "end; units set aside on %d, cuts onto failed units or children on %d\n",
+           "end; units set aside on %d, cuts onto failed root children or units on %d\n",
            started, solvable, handed, shared, unit_cuts);
     ck_assert_int_ge(started, 600);
     ck_assert_int_ge(solvable, 60);

@@ -1611,8 +1611,11 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
                 .moves = moves,
                 .root_rank = -1,
                 .unit_rank = -1};
-    /* Few moves meet few spreads: a small cache is cheaper to set up. */
-    s.bound_log2 = moves <= 4 && !force_direct ? 10 : board->width > 8 ? 18 : 16;
+    /* Few moves meet few spreads: a small cache is cheaper to set up, though boards wider than 8
+     * columns meet enough at 2-4 moves to miss 2^10 entries (16 x 16, n = 3: 114 -> 95 ms mean
+     * with 2^14; 2^18 costs n = 1 three times as much; bench/RESULTS-mayan.md, round 21). */
+    bool wide = board->width > 8;
+    s.bound_log2 = moves <= 4 && !force_direct ? (wide ? 14 : 10) : wide ? 18 : 16;
     if (!mayan_bound_init(s.bound, board->width, s.bound_log2))
         return out->status = MAYAN_NO_MEMORY;
     bool found = false;

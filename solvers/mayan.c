@@ -989,6 +989,12 @@ static bool claim(_Atomic unsigned char *state, int rank, int *seen)
     return claimed;
 }
 
+/* Marks state[rank] finished (ROOT_FAILED or ROOT_SOLVED) for the other thread. */
+static inline void mark(_Atomic unsigned char *state, int rank, int finished)
+{
+    atomic_store_explicit(&state[rank], (unsigned char)finished, memory_order_release);
+}
+
 /* This thread solved unit `unit` (s->path): records it, and so drops every larger unit. */
 static void record_solution(search *s, int unit)
 {
@@ -1020,8 +1026,7 @@ static child_outcome search_unit(search *s, const pending *c, int left)
         s->path[1] = (mayan_move){c->x, c->y, c->dir};
         if (s->helper) {
             record_solution(s, UNIT(s->root_rank, rank));
-            atomic_store_explicit(&s->helper->unit_state[s->root_rank][rank], ROOT_SOLVED,
-                                  memory_order_release);
+            mark(s->helper->unit_state[s->root_rank], rank, ROOT_SOLVED);
         }
         return CHILD_SOLVED;
     }
@@ -1031,9 +1036,7 @@ static child_outcome search_unit(search *s, const pending *c, int left)
         return CHILD_DROPPED;
     }
     if (s->timed_out) return CHILD_STOPPED;
-    if (s->helper)
-        atomic_store_explicit(&s->helper->unit_state[s->root_rank][rank], ROOT_FAILED,
-                              memory_order_release);
+    if (s->helper) mark(s->helper->unit_state[s->root_rank], rank, ROOT_FAILED);
     return CHILD_FAILED;
 }
 
@@ -1102,7 +1105,7 @@ static child_outcome search_root_child(search *s, const pending *c, int left)
         if (s->helper) {
             /* With one move left below the root there are no units: the child is the unit. */
             if (best_rank(s) != rank) record_solution(s, UNIT(rank, 0));
-            atomic_store_explicit(&s->helper->root_state[rank], ROOT_SOLVED, memory_order_release);
+            mark(s->helper->root_state, rank, ROOT_SOLVED);
         }
         return CHILD_SOLVED;
     }
@@ -1111,8 +1114,7 @@ static child_outcome search_root_child(search *s, const pending *c, int left)
         return root_state(s, rank) == ROOT_FAILED ? CHILD_FAILED : CHILD_DROPPED;
     }
     if (s->timed_out) return CHILD_STOPPED;
-    if (s->helper)
-        atomic_store_explicit(&s->helper->root_state[rank], ROOT_FAILED, memory_order_release);
+    if (s->helper) mark(s->helper->root_state, rank, ROOT_FAILED);
     return CHILD_FAILED;
 }
 
@@ -1160,7 +1162,7 @@ static bool helper_root(search *s, pending *p, int count, int left)
     for (int rank = 0; rank < ROOT_CHILDREN_MAX; rank++) {
         int state;
         if (!has[rank] && claim(h->root_state, rank, &state))
-            atomic_store_explicit(&h->root_state[rank], ROOT_FAILED, memory_order_release);
+            mark(h->root_state, rank, ROOT_FAILED);
     }
     search_root(s, p, count, left);
     return true;

@@ -1,5 +1,5 @@
 /* Mayan puzzle: depth-first search in the contest's move order, so the first solution found is
- * the lexicographically smallest one, with five cuts that never remove that solution (each proves a
+ * the lexicographically smallest one, with six cuts that never remove that solution (each proves a
  * node has none):
  *
  *  1. A left move into an occupied cell gives the same board as the right move of the left
@@ -23,9 +23,15 @@
  *     first move must leave at most two colours out of place, and two only if one swap of
  *     them can mend both (last_pair_possible, pair_blocked); and a board with two moves left
  *     must have its colours out of place mendable by two moves (two_moves_possible).
- *  5. Swaps of different blocks that make no run and touch cells far enough apart commute: a
- *     path that could be reordered into a smaller one reaching the same board is skipped (the
- *     smaller one came first and found nothing; reached_before, pair_reached_before).
+ *  5. Swaps of different blocks that make no run and touch cells far enough apart commute, and on
+ *     boards of 6 columns or more so do any two moves whose changed columns are three or more
+ *     apart (mayan_far.h): a path that could be reordered into a smaller one reaching the same
+ *     board is skipped (the smaller one came first and found nothing; reached_before,
+ *     pair_reached_before, moved_before).
+ *  6. On the same boards, with one move left and every colour in place, a last move far from
+ *     what the move before changed plays as it did on the node before, where it is played once
+ *     for all that node's children: if it left a block there, it cannot empty the board
+ *     (fails_as_on_parent).
  *
  * Settling is incremental: on a still board every new run holds a cell that just changed, so
  * only the columns that changed (and their neighbours, for rows) are scanned; boards of the
@@ -49,11 +55,60 @@
 
 #include "mayan_bound.h"
 #include "mayan_columns.h"
+#include "mayan_far.h"
 #include "mayan_reach.h"
 #include "mayan_table.h"
 
-typedef struct pending pending;
 typedef struct helper helper;
+
+/* Per-colour lower bounds D (mayan_bound.h) of the board at hand, exact up to its moves left. */
+typedef unsigned char spreads[16]; /* d[0] and past the colours: 0 */
+_Static_assert(MAYAN_MAX_COLOUR < 16, "spreads holds every colour");
+
+/* A board's key in the failure table (mayan_table.h) and its hash, made once per node. */
+typedef struct table_key {
+    uint64_t words[MAYAN_TABLE_MAX_WORDS];
+    uint64_t hash;
+} table_key;
+
+/* A child that passed the bound, waiting to be searched: children are made a few at a time and
+ * their table buckets asked for at once, then searched in the contest's order. Also the move
+ * that made a node of the current path (search.at). */
+typedef struct pending pending;
+struct pending {
+    column col[MAYAN_MAX_SIDE];
+    mayan_counts cc[MAYAN_MAX_COLOUR + 1];
+    spreads d;
+    table_key key;
+    /* code: x * 16 + y for a swap of two different blocks that made no run, else NO_PREV */
+    int x, y, dir, code;
+    /* The columns the move changed, its cascade included (0 for an equal swap: it changes
+     * nothing, and is not reordered); known only where tracks_columns, else 0. */
+    unsigned short foot;
+    bool keyed; /* key holds the packed board (the table is asked about it) */
+};
+
+/* A move's place in the contest's order: by x, then y, then right before left. */
+static inline int rank_of(int x, int y, int dir)
+{
+    return (x * MAYAN_MAX_SIDE + y) * 2 + (dir < 0);
+}
+
+static inline int move_rank(const pending *p)
+{
+    return rank_of(p->x, p->y, p->dir);
+}
+
+/* Whether the search keeps each move's changed columns (pending.foot), for the cuts of
+ * mayan_far.h: on boards of 6 columns or more. On 5, any two moves lie within two columns of each
+ * other, but for still swaps (reached_before's own rule), so nothing would come of it. */
+#define tracks_columns(s) ((s)->width >= 6)
+
+/* How a move played on the board of search.parent_gen. */
+typedef struct parent_play {
+    uint32_t gen;
+    move_play play;
+} parent_play;
 
 typedef struct search {
     int width;
@@ -78,11 +133,19 @@ typedef struct search {
     uint64_t commute_cuts;
     uint64_t pair_cuts;
     uint64_t reach_cuts;
+    uint64_t reorder_cuts;
+    uint64_t parent_answers;
     uint64_t root_cuts;    /* once helped, commuting-swap cuts onto a failed root child or unit */
     uint64_t shared_units; /* once helped, units set aside as held by the other thread */
-    /* The move made at each ply of the current path when it was a swap of two different blocks
-     * that made no run, as x * 16 + y; NO_PREV otherwise. */
-    int chain[MAYAN_MAX_MOVES];
+    /* The move made at each ply of the current path (for the commuting-move cuts: see
+     * searched_first). */
+    const pending *at[MAYAN_MAX_MOVES];
+    /* Wide boards: the last moves as played on the node with two moves left whose children are
+     * being searched (parent_col), by move_rank, filled as its children ask (fails_as_on_parent);
+     * an entry of another parent_gen is not filled yet. */
+    const column *parent_col;
+    uint32_t parent_gen;
+    parent_play parent_plays[2 * MAYAN_MAX_SIDE * MAYAN_MAX_SIDE];
     /* A second thread (helper, below) starts when this search has expanded helper_at nodes
      * (0: never); then helper is set, in its search too. The root board and its move count are
      * kept for it. In the helper's own search, helper_at is where it stops (helper_first). */
@@ -125,33 +188,49 @@ static inline bool swaps_independent(int a, int bx, int by)
     return (dy && dx >= 2) || dy >= 3 || dx >= 4;
 }
 
-/* Whether a path with the still swap `code` in place of the one at `ply`, chain[ply], was
+/* Whether a path with the move of move_rank `rank` in place of the one at `ply` (search.at) was
  * searched to its end first, without a solution: below the first two plies the search takes the
  * contest's order, and so does a search alone. Once helped, the root's children and their
  * children (units) are claimed by two threads, so only a child marked failed (root_failed,
  * unit_failed) counts. Every path skipped this way leads to a board proven without solution, so
  * what the table records stays true. */
-static bool root_failed(const search *s, int code);
-static bool unit_failed(const search *s, int code);
+static bool root_failed(const search *s, int rank);
+static bool unit_failed(const search *s, int rank);
 
-static inline bool searched_first(search *s, int ply, int code)
+static inline bool searched_first(search *s, int ply, int rank)
 {
-    if (ply > 1 || !s->helper) return code < s->chain[ply];
-    if (!(ply ? unit_failed(s, code) : root_failed(s, code))) return false;
+    if (ply > 1 || !s->helper) return rank < move_rank(s->at[ply]);
+    if (!(ply ? unit_failed(s, rank) : root_failed(s, rank))) return false;
     s->root_cuts++;
     return true;
 }
 
-/* Would the still swap at (x, y), made now at `ply`, reach a board the search has already
- * searched with as many moves left? Swaps that commute can be reordered: if it commutes with
- * the trailing still swaps of the path back to one it would be searched before (in the contest's
- * order), putting it in that one's place gives an earlier path to the same board, searched (or
- * proven without solution) before this one. */
+/* Would the move of move_rank `rank`, made now at `ply` and changing the columns `foot`, reach a
+ * board the search has already searched with as many moves left? Moves that commute can be
+ * reordered: if it commutes with the trailing moves of the path back to one it would be searched
+ * before (in the contest's order), putting it in that one's place gives an earlier path to the
+ * same board, searched (or proven without solution) before this one. Here moves commute when the
+ * columns they change are three or more apart (mayan_far.h): a move that made a run at all. */
+static bool moved_before(search *s, int ply, unsigned foot, int rank)
+{
+    for (int j = ply - 1; j >= 0; j--) {
+        if (!moves_commute(s->at[j]->foot, foot)) return false;
+        if (searched_first(s, j, rank)) return true;
+    }
+    return false;
+}
+
+/* The same for the still swap at (x, y), asked before its child is made: it commutes with a still
+ * swap by swaps_independent, with any other move by the columns that one changed. */
 static bool reached_before(search *s, int ply, int x, int y)
 {
-    for (int j = ply - 1; j >= 0 && s->chain[j] != NO_PREV; j--) {
-        if (!swaps_independent(s->chain[j], x, y)) return false;
-        if (searched_first(s, j, x * 16 + y)) return true;
+    int rank = rank_of(x, y, 1);
+    for (int j = ply - 1; j >= 0; j--) {
+        const pending *m = s->at[j];
+        bool independent =
+            m->code != NO_PREV ? swaps_independent(m->code, x, y) : moves_commute(m->foot, 3u << x);
+        if (!independent) return false;
+        if (searched_first(s, j, rank)) return true;
     }
     return false;
 }
@@ -162,8 +241,8 @@ static bool reached_before(search *s, int ply, int x, int y)
  * (x, y), p, searched first, reached this same board. */
 static bool pair_reached_before(search *s, const column *col, int ply, int x, int y)
 {
-    int p = ply > 0 ? s->chain[ply - 1] : NO_PREV;
-    if (p == NO_PREV || !searched_first(s, ply - 1, x * 16 + y)) return false;
+    int p = ply > 0 ? s->at[ply - 1]->code : NO_PREV;
+    if (p == NO_PREV || !searched_first(s, ply - 1, rank_of(x, y, 1))) return false;
     int px = p / 16, py = p % 16;
     if (py == y && px - x <= 1 && x - px <= 1) return false; /* a shared cell */
     column b[MAYAN_MAX_SIDE];
@@ -175,10 +254,6 @@ static bool pair_reached_before(search *s, const column *col, int ply, int x, in
     v = col_get(b[px], py), u = col_get(b[px + 1], py);
     return !swap_makes_run(b, s->width, px, py, v, u);
 }
-
-/* Per-colour lower bounds D (mayan_bound.h) of the board at hand, exact up to its moves left. */
-typedef unsigned char spreads[16]; /* d[0] and past the colours: 0 */
-_Static_assert(MAYAN_MAX_COLOUR < 16, "spreads holds every colour");
 
 /* How many bytes of w are nonzero. */
 static inline int nonzero_bytes(uint64_t w)
@@ -366,6 +441,22 @@ static bool empties(search *s, const column *col, const mayan_counts *cc, int x,
     return board_empty(child, w);
 }
 
+/* With one move left on a wide board, at child C of the node P that parent_col holds, made from P
+ * by a move that changed the columns changed_by_a: does the move (x, y, dir), whose own two
+ * columns are three or more away from those, surely leave a block on C (mayan_far.h)? How it plays
+ * on P is worked out once for all of P's children that ask. */
+static bool fails_as_on_parent(search *s, unsigned changed_by_a, int x, int y, int dir)
+{
+    parent_play *pp = &s->parent_plays[rank_of(x, y, dir)];
+    if (pp->gen != s->parent_gen) {
+        pp->gen = s->parent_gen;
+        pp->play = play_move(s->parent_col, s->width, x, y, dir);
+    }
+    bool fails = leaves_a_block_after(pp->play, changed_by_a);
+    s->parent_answers += fails;
+    return fails;
+}
+
 /* Shift masks have bit x for a block going from column x to x + 1, and bit `back` + x for one
  * coming back across the same border: SHIFT_BACK in mayan_shift_mask (boards of at most 5
  * columns), MAYAN_WIDE_LEFT in mayan_wide_shifts. */
@@ -454,8 +545,14 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
             columns &= (mends & 0x7FFFu) | back | back << 1;
         }
     }
+    /* With every colour in place, the moves far from the columns the move before changed may be
+     * answered on the parent (fails_as_on_parent). */
+    bool from_parent = !direct && tracks_columns(s) && bad == 0 && ply > 0 && s->parent_col;
+    unsigned changed_by_a = from_parent ? s->at[ply - 1]->foot : 0;
     for (; columns; columns &= columns - 1) {
         int x = __builtin_ctz(columns);
+        bool far_right = from_parent && away_from(changed_by_a, x);
+        bool far_left = from_parent && x > 0 && away_from(changed_by_a, x - 1);
         int hx = col_height(col[x]);
         int hr = x + 1 < w ? col_height(col[x + 1]) : 0;
         int hl = x > 0 ? col_height(col[x - 1]) : 0;
@@ -485,12 +582,14 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
                 if (u != v && !(invalid & ~(1u << u | 1u << v)) &&
                     swap_makes_run(col, w, x, y, v, u) && !breaks_right(s, cc, &sb, direct, v, x) &&
                     !breaks_left(s, cc, &sb, direct, u, x + 1) &&
+                    !(far_right && fails_as_on_parent(s, changed_by_a, x, y, 1)) &&
                     empties(s, col, cc, x, y, 1, true, v, u)) {
                     s->path[ply] = (mayan_move){x, y, 1};
                     return true;
                 }
             } else if (x + 1 < w && !(invalid & ~(1u << v)) &&
                        !breaks_right(s, cc, &sb, direct, v, x) &&
+                       !(far_right && fails_as_on_parent(s, changed_by_a, x, y, 1)) &&
                        empties(s, col, cc, x, y, 1, false, v, 0)) {
                 s->path[ply] = (mayan_move){x, y, 1};
                 return true;
@@ -498,6 +597,7 @@ static inline __attribute__((always_inline)) bool last_move_with(search *s, cons
             /* Left into an occupied cell repeats (x-1, y, 1): only left into empty air. */
             if (x > 0 && y >= hl && !(invalid & ~(1u << v)) &&
                 !breaks_left(s, cc, &sb, direct, v, x) &&
+                !(far_left && fails_as_on_parent(s, changed_by_a, x, y, -1)) &&
                 empties(s, col, cc, x, y, -1, false, v, 0)) {
                 s->path[ply] = (mayan_move){x, y, -1};
                 return true;
@@ -756,12 +856,6 @@ static bool pair_blocked(search *s, const mayan_counts *cc, const unsigned char 
            !pair_mendable(s, cc[__builtin_ctz(invalid)], cc[__builtin_ctz(rest)]);
 }
 
-/* A board's key in the failure table (mayan_table.h) and its hash, made once per node. */
-typedef struct table_key {
-    uint64_t words[MAYAN_TABLE_MAX_WORDS];
-    uint64_t hash;
-} table_key;
-
 static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsigned char *d,
                 int left, int ply, const table_key *known_key);
 
@@ -775,17 +869,6 @@ static inline void copy_key(uint64_t *to, const uint64_t *from, int words)
         memcpy(to, from, (size_t)words * sizeof *to);
     }
 }
-
-/* A child that passed the bound, waiting to be searched: children are made a few at a time and
- * their table buckets asked for at once, then searched in the contest's order. */
-struct pending {
-    column col[MAYAN_MAX_SIDE];
-    mayan_counts cc[MAYAN_MAX_COLOUR + 1];
-    spreads d;
-    table_key key;
-    int x, y, dir, code; /* code: see search.chain */
-    bool keyed;          /* key holds the packed board (the table is asked about it) */
-};
 
 #define BATCH 8
 /* Every move of a board, at most: a drag either way or a swap from each cell. */
@@ -829,12 +912,6 @@ static bool settle_child(search *s, column *child, mayan_counts *child_cc, unsig
     return true;
 }
 
-/* A root move's place in the contest's order: by x, then y, then right before left. */
-static inline int move_rank(const pending *p)
-{
-    return (p->x * MAYAN_MAX_SIDE + p->y) * 2 + (p->dir < 0);
-}
-
 static bool search_root(search *s, pending *p, int count, int left);
 static bool helper_root(search *s, pending *p, int count, int left);
 static bool search_units(search *s, pending *p, int count, int left);
@@ -847,7 +924,7 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
         return s->root_children ? helper_root(s, p, count, left) : search_root(s, p, count, left);
     if (ply == 1) return search_units(s, p, count, left);
     for (int i = 0; i < count; i++) {
-        s->chain[ply] = p[i].code; /* for the commuting-swap cuts: see searched_first */
+        s->at[ply] = &p[i];
         if (dfs(s, p[i].col, p[i].cc, p[i].d, left - 1, ply + 1, p[i].keyed ? &p[i].key : NULL)) {
             s->path[ply] = (mayan_move){p[i].x, p[i].y, p[i].dir};
             return true;
@@ -860,16 +937,23 @@ static bool search_pending(search *s, pending *p, int count, int left, int ply)
 /* Queues the child (already made in p[*count]) when it passes; searches the queue when full.
  * A child the table is not asked about waits its turn all the same: children are searched in
  * the contest's order. */
-static bool push_child(search *s, pending *p, int *count, int batch, bool still, int left, int ply,
-                       int x, int y, int dir, int code, const table_key *parent_key)
+static bool push_child(search *s, const column *col, pending *p, int *count, int batch, bool still,
+                       int left, int ply, int x, int y, int dir, int code,
+                       const table_key *parent_key)
 {
     pending *c = &p[*count];
     if (!settle_child(s, c->col, c->cc, c->d, still, left, x, dir)) return false;
+    c->x = x, c->y = y, c->dir = dir, c->code = code;
+    c->foot = tracks_columns(s) ? columns_changed(col, c->col, s->width) : 0;
+    /* A still swap asked reached_before already. */
+    if (!still && c->foot && moved_before(s, ply, c->foot, move_rank(c))) {
+        s->reorder_cuts++;
+        return false;
+    }
     if (left == 3 && s->bound->direct && !still && !two_moves_possible(s, c->cc, c->d)) {
         s->bound_cuts++;
         return false;
     }
-    c->x = x, c->y = y, c->dir = dir, c->code = code;
     c->keyed = table_pays(s, c->d, left - 1);
     if (c->keyed) {
         uint64_t *key = c->key.words;
@@ -951,17 +1035,17 @@ static inline int best_rank(const search *s)
     return best_unit(s) / ROOT_CHILDREN_MAX;
 }
 
-/* Has a thread searched the root's still swap `code` (x * 16 + y) to its end, without a
- * solution? Then a path that commutes back to it needs no search either. */
-static bool root_failed(const search *s, int code)
+/* Has a thread searched the root's child of move_rank `rank` to its end, without a solution? Then
+ * a path that commutes back to it needs no search either. */
+static bool root_failed(const search *s, int rank)
 {
-    return root_state(s, code * 2) == ROOT_FAILED; /* code * 2: the rank of a swap to the right */
+    return root_state(s, rank) == ROOT_FAILED;
 }
 
-/* The same for the still swap `code` made from root child root_rank. */
-static bool unit_failed(const search *s, int code)
+/* The same for the child of move_rank `rank` of root child root_rank. */
+static bool unit_failed(const search *s, int rank)
 {
-    return unit_state(s, code * 2) == ROOT_FAILED;
+    return unit_state(s, rank) == ROOT_FAILED;
 }
 
 /* Need the search at `ply` go on? Not once a thread has finished root child root_rank, nor once
@@ -1021,7 +1105,7 @@ static child_outcome search_unit(search *s, const pending *c, int left)
 {
     int rank = move_rank(c);
     s->unit_rank = rank;
-    s->chain[1] = c->code; /* for the commuting-swap cuts: see searched_first */
+    s->at[1] = c;
     if (dfs(s, c->col, c->cc, c->d, left - 1, 2, c->keyed ? &c->key : NULL)) {
         s->path[1] = (mayan_move){c->x, c->y, c->dir};
         if (s->helper) {
@@ -1099,7 +1183,7 @@ static child_outcome search_root_child(search *s, const pending *c, int left)
     s->root_rank = rank;
     s->unit_rank = -1;
     s->unit_deferred_count = 0;
-    s->chain[0] = c->code; /* for the commuting-swap cuts: see searched_first */
+    s->at[0] = c;
     s->path[0] = (mayan_move){c->x, c->y, c->dir};
     if (dfs(s, c->col, c->cc, c->d, left - 1, 1, c->keyed ? &c->key : NULL)) {
         if (s->helper) {
@@ -1222,7 +1306,7 @@ static void helper_start(search *s)
     h->s = *s;
     search *hs = &h->s;
     hs->nodes = hs->table_hits = hs->bound_cuts = hs->commute_cuts = hs->pair_cuts = 0;
-    hs->root_cuts = hs->reach_cuts = hs->shared_units = 0;
+    hs->root_cuts = hs->reach_cuts = hs->shared_units = hs->reorder_cuts = hs->parent_answers = 0;
     hs->helper_at = s->helper_first; /* where it stops (tests); 0: never */
     hs->helper = h; /* set in both searches: they share the root's children through it */
     hs->table_user = 1;
@@ -1325,6 +1409,10 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
             return false;
         }
         helper_start(s);
+    }
+    if (left == 2 && tracks_columns(s)) {
+        s->parent_col = col; /* for fails_as_on_parent, below the children */
+        s->parent_gen++;
     }
     if (left == 1) {
         bool found = last_move(s, col, cc, d, ply);
@@ -1509,7 +1597,7 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                     }
                     int next = swapping && still && u != v ? x * 16 + y : NO_PREV;
                     const table_key *patch_from = next != NO_PREV && use_table ? key : NULL;
-                    if (push_child(s, queue, &queued, batch, still, left, ply, x, y, 1, next,
+                    if (push_child(s, col, queue, &queued, batch, still, left, ply, x, y, 1, next,
                                    patch_from))
                         return true;
                     if (s->timed_out) return false;
@@ -1537,7 +1625,8 @@ static bool dfs(search *s, const column *col, const mayan_counts *cc, const unsi
                 child_cc[v] += one_at(x - 1) - one_at(x);
                 child_d[v] = (unsigned char)dv;
                 drag(col, w, x, y, v, x - 1, child);
-                if (push_child(s, queue, &queued, batch, false, left, ply, x, y, -1, NO_PREV, NULL))
+                if (push_child(s, col, queue, &queued, batch, false, left, ply, x, y, -1, NO_PREV,
+                               NULL))
                     return true;
                 if (s->timed_out) return false;
             }
@@ -1645,6 +1734,8 @@ static mayan_status solve_with(const mayan_board *board, int moves, size_t table
     out->pair_cuts = s.pair_cuts;
     out->commute_cuts = s.commute_cuts;
     out->reach_cuts = s.reach_cuts;
+    out->reorder_cuts = s.reorder_cuts;
+    out->parent_answers = s.parent_answers;
     out->root_cuts = s.root_cuts;
     out->shared_units = s.shared_units;
     if (s.use_table) {

@@ -40,20 +40,26 @@ typedef struct mayan_result {
     uint64_t nodes;        /* search nodes expanded (for benchmarks) */
     uint64_t table_hits;   /* nodes cut by the failure table */
     uint64_t bound_cuts;   /* nodes cut by the lower bound (mayan_bound.h) */
-    uint64_t commute_cuts; /* nodes skipped as a reordering of commuting swaps */
+    uint64_t commute_cuts; /* still swaps skipped as a reordering of commuting moves */
     uint64_t pair_cuts;    /* with two moves left, nodes limited to the moves of their two colours
                               out of place, because one swap could not mend both (mayan.c,
                               pair_blocked); children refused that way count as bound_cuts */
     uint64_t reach_cuts;   /* with two moves left, still swaps ruled out because they leave a colour
                               out of place and touch nothing its last moves read
                               (mayan_reach.h) */
-    size_t table_bytes;    /* memory the failure table reached */
-    uint64_t helper_nodes; /* nodes expanded by the helper thread (0: none was started) */
-    uint64_t root_cuts;    /* once helped, commuting-swap cuts in either thread back to a root
-                              child or one of its children marked failed (by either thread) */
-    uint64_t shared_units; /* once helped, children of root children that a thread found held by
-                              the other and set aside (mayan.c, search_units) */
-    bool helper_answered;  /* the helper thread found the answer (the same answer) */
+    uint64_t reorder_cuts; /* boards of 6 columns or more: children of moves other than still
+                              swaps skipped as a reordering of moves that change columns three or
+                              more apart (mayan.c, moved_before) */
+    uint64_t parent_answers; /* boards of 6 columns or more: last moves refused from how they played
+                                on the node before, far from what the move between changed
+                                (mayan.c, fails_as_on_parent) */
+    size_t table_bytes;      /* memory the failure table reached */
+    uint64_t helper_nodes;   /* nodes expanded by the helper thread (0: none was started) */
+    uint64_t root_cuts;      /* once helped, commuting-swap cuts in either thread back to a root
+                                child or one of its children marked failed (by either thread) */
+    uint64_t shared_units;   /* once helped, children of root children that a thread found held by
+                                the other and set aside (mayan.c, search_units) */
+    bool helper_answered;    /* the helper thread found the answer (the same answer) */
 } mayan_result;
 
 /* The failure table never grows beyond this many bytes; past it, entries are replaced. */

@@ -19,6 +19,7 @@
 #include "mayan.h"
 #include "mayan_bound.h"
 #include "mayan_columns.h"
+#include "mayan_far.h"
 #include "mayan_reach.h"
 #include "mayan_table.h"
 
@@ -959,6 +960,315 @@ static int check_against_memo_reference(const tboard *t, int n)
     assert_answers(t, n, expect, ref);
     return expect;
 }
+
+static uint64_t solve_alone_and_helper_first(const tboard *t, int n, bool stop_short,
+                                             mayan_result *one, mayan_result *two);
+
+/* A pile of colours first..first + k - 1 in threes, dropped onto 3 or 4 columns of h rows, that
+ * `moves` moves empty (*path: the first such moves); false when none was found in `tries`. */
+static bool pile_for(tboard *pile, int h, int first, int moves, tmove *path, int tries)
+{
+    for (int i = 0; i < tries; i++) {
+        *pile = empty_board(3 + rnd(2), h);
+        for (int v = first, k = 2 + rnd(2); v < first + k; v++)
+            for (int j = 0; j < 3;) j += drop_block(pile, v);
+        t_settle(pile);
+        if (!t_empty(pile) && t_reference(pile, moves, path)) return true;
+    }
+    return false;
+}
+
+/* Two such piles on 16 columns, 0 to 4 empty columns apart, the second's colours the first's
+ * or others, the one numbered two_moves (0 or 1; else none) emptied in two moves, the other in
+ * one; *n: the moves they need in all; first and second: the first moves that empty each, on the
+ * whole board. */
+static tboard two_piles(int two_moves, int *n, tmove *first, tmove *second)
+{
+    int h = 4 + rnd(2), at = 0;
+    tboard t = empty_board(16, h);
+    *n = 0;
+    for (int p = 0; p < 2; p++) {
+        tboard pile;
+        tmove path[MAYAN_MAX_MOVES];
+        int moves = p == two_moves ? 2 : 1;
+        ck_assert(pile_for(&pile, h, rnd(2) ? 1 : 1 + 2 * p, moves, path, 1000));
+        for (int x = 0; x < pile.w; x++) memcpy(t.g[at + x], pile.g[x], sizeof pile.g[x]);
+        *(p ? second : first) = (tmove){path[0].x + at, path[0].y, path[0].dir};
+        at += pile.w + rnd(5);
+        *n += moves;
+    }
+    return t;
+}
+
+/* A full w x h board in colours 1..k with no run of three: each cell a colour that makes none,
+ * at random; a board where some cell has none is begun again. */
+static tboard full_board_of(int w, int h, int k)
+{
+    tboard b = empty_board(w, h);
+    for (int x = 0; x < w; x++)
+        for (int y = 0; y < h; y++) {
+            int fits[MAYAN_MAX_COLOUR], count = 0;
+            for (int v = 1; v <= k; v++)
+                if (!(x >= 2 && b.g[x - 1][y] == v && b.g[x - 2][y] == v) &&
+                    !(y >= 2 && b.g[x][y - 1] == v && b.g[x][y - 2] == v))
+                    fits[count++] = v;
+            if (!count) return full_board_of(w, h, k);
+            b.g[x][y] = fits[rnd(count)];
+        }
+    return b;
+}
+
+/* Swaps two neighbouring blocks of t that differ and make no run, if it finds some in 100 tries;
+ * false when it found none. */
+static bool still_swap(tboard *t)
+{
+    for (int i = 0; i < 100; i++) {
+        int x = rnd(t->w - 1), y = rnd(t->h), v = t->g[x][y], u = t->g[x + 1][y];
+        if (!v || !u || v == u) continue;
+        tboard s = *t;
+        s.g[x][y] = u, s.g[x + 1][y] = v;
+        tboard settled = s;
+        t_settle(&settled);
+        if (memcmp(&settled, &s, sizeof s)) continue;
+        *t = s;
+        return true;
+    }
+    return false;
+}
+
+/* The board's columns as the solver packs them (mayan_columns.h). */
+static void pack_columns(const tboard *t, column *col)
+{
+    for (int x = 0; x < t->w; x++) {
+        col[x] = 0;
+        for (int y = 0; y < t->h; y++) col[x] |= (column)t->g[x][y] << (4 * y);
+    }
+}
+
+/* The columns where two boards differ (bit x: column x). */
+static unsigned t_columns_changed(const tboard *a, const tboard *b)
+{
+    unsigned m = 0;
+    for (int x = 0; x < a->w && x < MAYAN_MAX_SIDE; x++)
+        m |= (unsigned)(memcmp(a->g[x], b->g[x], sizeof a->g[x]) != 0) << x;
+    return m;
+}
+
+/* The columns that hold blocks. */
+static unsigned t_columns_filled(const tboard *t)
+{
+    unsigned m = 0;
+    for (int x = 0; x < t->w && x < MAYAN_MAX_SIDE; x++) m |= (unsigned)(t->g[x][0] != 0) << x;
+    return m;
+}
+
+/* The columns of the mask and those within two of them, as this test counts them. */
+static unsigned within_two(unsigned m)
+{
+    unsigned near = 0;
+    for (int x = 0; x < MAYAN_MAX_SIDE; x++)
+        for (int d = -2; d <= 2; d++)
+            if (x + d >= 0 && x + d < MAYAN_MAX_SIDE && (m >> (x + d) & 1)) near |= 1u << x;
+    return near;
+}
+
+/* mayan_far.h's claims, played out by this test's simulator. On still boards P of 8 to 16
+ * columns (full boards in 2 to 4 colours, random stacks, two piles that one move empties each),
+ * for moves A and B of P:
+ * - play_move tells which columns a move changes and which hold blocks after it;
+ * - moves that change columns three or more apart (moves_commute) can be played in either order,
+ *   to the same board;
+ * - when B's own columns and the columns it changes are three or more away from those A changed,
+ *   B plays on P after A as on P: the two boards it leaves agree outside A's columns; and
+ *   leaves_a_block_after is true exactly when, besides, a block stays outside them. Where it is
+ *   true for other moves B (their own columns away from A's), those hold all the same. The two
+ *   piles give pairs where A empties its columns and B all the others, so that nothing stays. */
+START_TEST(far_moves_claims)
+{
+    int commuting = 0, alike = 0, emptied = 0;
+    for (int i = 0; i < 300; i++) {
+        tboard p;
+        int n;
+        tmove first, second;
+        if (i % 3 == 0)
+            p = full_board_of(8 + rnd(9), 3 + rnd(4), 2 + rnd(3));
+        else if (i % 3 == 1)
+            p = random_board(8 + rnd(9), 6, 5, 3 + rnd(3));
+        else
+            p = two_piles(-1, &n, &first, &second);
+        t_settle(&p);
+        column col[MAYAN_MAX_SIDE];
+        pack_columns(&p, col);
+        tmove moves[2 * MAYAN_MAX_SIDE * MAYAN_MAX_SIDE];
+        tboard after[2 * MAYAN_MAX_SIDE * MAYAN_MAX_SIDE];
+        move_play play[2 * MAYAN_MAX_SIDE * MAYAN_MAX_SIDE];
+        int count = 0;
+        for (int x = 0; x < p.w; x++)
+            for (int y = 0; y < p.h; y++)
+                for (int dir = 1; dir >= -1; dir -= 2) {
+                    /* left into a block: the same as (x - 1, y, 1), which the solver plays */
+                    tboard c = p;
+                    if ((dir < 0 && x > 0 && p.g[x - 1][y]) || !t_move(&c, x, y, dir)) continue;
+                    moves[count] = (tmove){x, y, dir};
+                    after[count] = c;
+                    play[count] = play_move(col, p.w, x, y, dir);
+                    quiet_assert_int_eq(play[count].changed, t_columns_changed(&p, &c));
+                    quiet_assert_int_eq(play[count].filled, t_columns_filled(&c));
+                    count++;
+                }
+        for (int a = 0; a < count; a++) {
+            if (i % 3 == 2 && (moves[a].x != first.x || moves[a].y != first.y)) continue;
+            unsigned changed_by_a = t_columns_changed(&p, &after[a]);
+            for (int b = 0; b < count; b++) {
+                tmove mb = moves[b];
+                tboard ab = after[a], ba = after[b];
+                bool far = play[a].changed && play[b].changed &&
+                           !(within_two(play[a].changed) & play[b].changed);
+                quiet_assert_int_eq(moves_commute(play[a].changed, play[b].changed), far);
+                if (far) {
+                    quiet_assert(t_move(&ab, mb.x, mb.y, mb.dir));
+                    quiet_assert(t_move(&ba, moves[a].x, moves[a].y, moves[a].dir));
+                    quiet_assert(memcmp(&ab, &ba, sizeof ab) == 0);
+                    commuting++;
+                }
+                /* B as the solver asks about it: its own columns away from A's */
+                int lo = mb.dir > 0 ? mb.x : mb.x - 1;
+                bool away = !(within_two(changed_by_a) & 3u << lo);
+                quiet_assert_int_eq(away_from(changed_by_a, lo), away);
+                if (!away) continue;
+                ab = after[a];
+                quiet_assert(t_move(&ab, mb.x, mb.y, mb.dir));
+                bool agree = true;
+                for (int x = 0; x < p.w; x++)
+                    agree = agree && ((changed_by_a >> x & 1) ||
+                                      memcmp(ab.g[x], after[b].g[x], sizeof ab.g[x]) == 0);
+                bool leaves = leaves_a_block_after(play[b], changed_by_a);
+                quiet_assert(!leaves || (agree && !t_empty(&ab)));
+                if (within_two(t_columns_changed(&p, &after[b])) & changed_by_a) continue;
+                quiet_assert(agree);
+                quiet_assert_int_eq(leaves, !t_empty(&ab));
+                alike++;
+                emptied += t_empty(&ab);
+            }
+        }
+    }
+    printf("far moves: %d pairs commute, %d play alike, %d of them empty the board\n", commuting,
+           alike, emptied);
+    ck_assert_int_ge(commuting, 10000);
+    ck_assert_int_ge(alike, 10000);
+    ck_assert_int_ge(emptied, 20);
+}
+END_TEST
+
+/* Full boards of 7 x 5 cells in 2 or 3 colours, some columns cut down to 2 to 4 blocks, that
+ * three moves empty: about one in 180 such boards, found by the reference. Their answers mix
+ * moves that make runs with still swaps, in any order of the columns, so a child skipped wrongly
+ * as a reordering (moved_before: with a move's columns taken as only its own two, say) loses the
+ * answer. Answers equal the reference's. */
+START_TEST(dense_boards_match_reference)
+{
+    int found = 0, tries = 0;
+    for (; tries < 2000; tries++) {
+        tboard t = full_board_of(7, 5, 2 + rnd(2));
+        for (int x = 0; x < 7 && rnd(2); x++)
+            for (int y = 2 + rnd(4); y < 5; y++) t.g[x][y] = 0;
+        tmove ref[MAYAN_MAX_MOVES];
+        tboard b = t;
+        t_settle(&b);
+        memo_generation++;
+        memo_used = 0;
+        if (!t_search_memo(&b, 3, ref)) continue;
+        found++;
+        assert_answers(&t, 3, 1, ref);
+    }
+    printf("dense boards: %d of %d solvable in three moves\n", found, tries);
+    ck_assert_int_ge(found, 3);
+}
+END_TEST
+
+/* Whether every colour of t is in place: its spread valid (mayan_bound.h). */
+static bool colours_in_place(const tboard *t)
+{
+    mayan_counts cc[MAYAN_MAX_COLOUR + 1] = {0};
+    for (int x = 0; x < t->w; x++)
+        for (int y = 0; y < t->h; y++) cc[t->g[x][y]] += t->g[x][y] ? one_at(x) : 0;
+    for (int v = 1; v <= MAYAN_MAX_COLOUR; v++)
+        if (cc[v] && mayan_displacement_uncached(cc[v], t->w, 0) > 0) return false;
+    return true;
+}
+
+/* A 5 x 7 board that a still swap, swapped back, and a drag empty: the drag lands in a gap of a
+ * row of colour 3, which clears the row and the column below it, and each column then falls into
+ * a run. The drag is made with every colour in place, and the search for 2 moves uses no direct
+ * tables (mayan_bound.h): on 5 columns it does not keep the columns each move changed, so it must
+ * not answer the drag on the node before as if the swap back had changed nothing (there the drag
+ * leaves a block). The answer equals the reference's. */
+START_TEST(narrow_last_move_after_a_swap)
+{
+    static const int cols[5][7] = {
+        {1, 1, 3, 1}, {2, 2, 3, 2}, {3, 3}, {4, 4, 3, 4, 3}, {5, 5, 3, 5}};
+    tboard t = empty_board(5, 7);
+    for (int x = 0; x < 5; x++) memcpy(t.g[x], cols[x], sizeof cols[x]);
+    tboard settled = t;
+    t_settle(&settled);
+    ck_assert(memcmp(&settled, &t, sizeof t) == 0);
+    ck_assert(colours_in_place(&t));
+    tboard p = t;
+    p.g[0][3] = 2, p.g[1][3] = 1; /* the still swap */
+    settled = p;
+    t_settle(&settled);
+    ck_assert(memcmp(&settled, &p, sizeof p) == 0);
+    ck_assert_int_eq(check_against_reference(&p, 2), 1);
+}
+END_TEST
+
+/* Boards where moves far apart commute although they make runs. The solver skips a child reached
+ * by two moves that change columns three or more apart when the smaller move first was searched
+ * before (moved_before), and at the last move refuses moves that played on the node before
+ * without reaching what the move between changed (fails_as_on_parent). Three kinds of board:
+ * - full 7 x 5 boards in 2 or 3 colours (some with columns cut down), for 3 moves: mostly no
+ *   solution, and the search tries nearly every move;
+ * - random stacks on 7 x 5, for 3 moves;
+ * - two piles that one move empties each (or one and two moves), 0 to 4 empty columns apart on 16
+ *   columns, for the moves they need; half of those with two neighbouring blocks swapped, for one
+ *   move more. Where the first pile's move empties all its columns, the last move, which empties
+ *   the second, played the same on the node before but left the first standing there, so it must
+ *   still be tried.
+ * Verdicts and answers equal the reference's, alone and with the helper run first (to its end or
+ * stopped short). */
+START_TEST(far_cascades_match_reference)
+{
+    int solvable = 0, reordered = 0, answered = 0;
+    for (int i = 0; i < 900; i++) {
+        tboard t;
+        int n = 3;
+        if (i % 3 == 0) {
+            t = full_board_of(7, 5, 2 + (i % 6 == 3));
+            for (int x = 0; x < 7 && i % 4 == 0; x++)
+                for (int y = 3 + rnd(3); y < 5; y++) t.g[x][y] = 0;
+            solvable += check_against_memo_reference(&t, n);
+        } else if (i % 3 == 1) {
+            t = random_board(7, 5, 2 + rnd(4), 2 + rnd(2));
+            t_settle(&t);
+            solvable += check_against_memo_reference(&t, n);
+        } else {
+            tmove first, second;
+            t = two_piles(i % 2 ? rnd(2) : -1, &n, &first, &second);
+            n += i % 2 == 0 && still_swap(&t);
+            solvable += check_against_reference(&t, n);
+        }
+        mayan_result one, two_threads;
+        solve_alone_and_helper_first(&t, n, i % 4 < 2, &one, &two_threads);
+        reordered += one.reorder_cuts > 0;
+        answered += one.parent_answers > 0;
+    }
+    printf("far cascades: %d of 900 solvable, reordered in %d, answered on the parent in %d\n",
+           solvable, reordered, answered);
+    ck_assert_int_ge(solvable, 200);
+    ck_assert_int_ge(reordered, 150);
+    ck_assert_int_ge(answered, 120);
+}
+END_TEST
 
 /* Boards of at most 5 columns searched for 5 or 6 moves use the direct tables of
  * mayan_bound.h: the shift masks, the last move tested for all rows of a column at once and
@@ -1955,6 +2265,14 @@ int main(void)
     tcase_add_test(bound, swap_run_rows_matches_one_row);
     suite_add_tcase(s, bound);
     /* CK_RUN_CASE=helper runs this case alone (the ThreadSanitizer stage does). */
+    TCase *far = tcase_create("far");
+    tcase_set_timeout(far, 600);
+    tcase_add_test(far, far_moves_claims);
+    tcase_add_test(far, far_cascades_match_reference);
+    tcase_add_test(far, dense_boards_match_reference);
+    tcase_add_test(far, narrow_last_move_after_a_swap);
+    suite_add_tcase(s, far);
+
     TCase *helper = tcase_create("helper");
     tcase_set_timeout(helper, 600);
     tcase_add_test(helper, helper_never_changes_the_answer);

@@ -99,11 +99,6 @@ static inline int move_rank(const pending *p)
     return rank_of(p->x, p->y, p->dir);
 }
 
-/* Whether the search keeps each move's changed columns (pending.foot), for the cuts of
- * mayan_far.h: on boards of 6 columns or more. On 5, any two moves lie within two columns of each
- * other, but for still swaps (reached_before's own rule), so nothing would come of it. */
-#define tracks_columns(s) ((s)->width >= 6)
-
 /* How a move played on the board of search.parent_gen. */
 typedef struct parent_play {
     uint32_t gen;
@@ -175,6 +170,15 @@ typedef struct search {
 
 #define NO_PREV (-1)
 
+/* Whether the search keeps each move's changed columns (pending.foot), for the cuts of
+ * mayan_far.h: on boards of 6 columns or more. On fewer, the changed columns of any two moves lie
+ * within two columns of each other, so none of those cuts could apply (still swaps have their own
+ * rule, swaps_independent). */
+static inline bool tracks_columns(const search *s)
+{
+    return s->width >= 6;
+}
+
 /* Two swaps of different blocks that make no run, at a = (ax, ay) and (bx, by), each with its
  * right neighbour: whether one makes a run depends only on the cells within two of its own in
  * its row and in its two columns, so when neither writes where the other reads, both orders
@@ -210,7 +214,8 @@ static inline bool searched_first(search *s, int ply, int rank)
  * reordered: if it commutes with the trailing moves of the path back to one it would be searched
  * before (in the contest's order), putting it in that one's place gives an earlier path to the
  * same board, searched (or proven without solution) before this one. Here moves commute when the
- * columns they change are three or more apart (mayan_far.h): a move that made a run at all. */
+ * columns they change are three or more apart (mayan_far.h). Asked for every move but a still
+ * swap, which asks reached_before before its child is made. */
 static bool moved_before(search *s, int ply, unsigned foot, int rank)
 {
     for (int j = ply - 1; j >= 0; j--) {
